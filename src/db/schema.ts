@@ -1,0 +1,145 @@
+import type { Generated } from 'kysely';
+
+// Table shapes. Booleans are stored as 0/1 integers on both backends so that one query
+// layer serves SQLite and PostgreSQL alike; times are unix seconds; ids are integers.
+
+export interface ProjectTable {
+  id: string;
+  name: string;
+  currency: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  project_id: string;
+  label: string;
+  hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface CategoryTable {
+  project_id: string;
+  id: number;
+  handle: string;
+  name: string;
+  name_key: string;
+  parent_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductTable {
+  project_id: string;
+  id: number;
+  handle: string;
+  name: string;
+  /** lower-cased name: the key of case-insensitive ordering, identical on both backends */
+  name_key: string;
+  description: string;
+  sku: string | null;
+  /** lower-cased name, description and SKU, joined: what `search` looks in */
+  search_text: string;
+  price: number;
+  inventory_type: 'simple' | 'advanced';
+  in_stock: number;
+  stock_quantity: number;
+  show_in_store: number;
+  custom_sort: number;
+  images: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductCategoryTable {
+  project_id: string;
+  product_id: number;
+  category_id: number;
+}
+
+export interface PlanTable {
+  project_id: string;
+  id: number;
+  name: string;
+  description: string;
+  status: 'active' | 'deactivated' | 'archived' | 'deleted';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PlanPriceTable {
+  project_id: string;
+  id: number;
+  plan_id: number;
+  amount: number;
+  currency: string;
+  interval: 'day' | 'week' | 'month' | 'year' | 'one_time';
+  interval_count: number;
+  trial_days: number;
+}
+
+export interface UserTable {
+  project_id: string;
+  id: number;
+  email: string;
+  name: string;
+  email_verified: number;
+  created_at: number;
+  last_login_at: number | null;
+}
+
+export interface SubscriptionTable {
+  project_id: string;
+  user_id: number;
+  position: number;
+  plan_id: number;
+  price_id: number;
+  status: 'trialing' | 'active' | 'past_due' | 'canceled';
+  started_at: number;
+  canceled_at: number | null;
+}
+
+export interface OrderTable {
+  project_id: string;
+  id: number;
+  customer_email: string;
+  /** lower-cased email: customer_email filters match case-insensitively */
+  email_key: string;
+  customer_name: string;
+  total: number;
+  currency: string;
+  payment_status: 'pending' | 'paid' | 'failed' | 'refunded';
+  fulfillment_status: 'unfulfilled' | 'shipped' | 'ready_for_pickup' | 'delivered' | 'returned';
+  is_canceled: number;
+  is_archived: number;
+  delivery_information: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OrderItemTable {
+  project_id: string;
+  order_id: number;
+  position: number;
+  product_id: number | null;
+  name: string;
+  quantity: number;
+  price: number;
+}
+
+export interface Database {
+  projects: ProjectTable;
+  api_keys: ApiKeyTable;
+  categories: CategoryTable;
+  products: ProductTable;
+  product_categories: ProductCategoryTable;
+  plans: PlanTable;
+  plan_prices: PlanPriceTable;
+  users: UserTable;
+  subscriptions: SubscriptionTable;
+  orders: OrderTable;
+  order_items: OrderItemTable;
+}

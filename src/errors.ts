@@ -1,0 +1,60 @@
+// The one error type of the API. Every failure a client can see is an ApiError, shaped by
+// the error handler into { error: { status, code, message, details? } }.
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+const codes = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal_error',
+  503: 'unavailable',
+} as const;
+
+export type ErrorStatus = keyof typeof codes;
+export type ErrorCode = (typeof codes)[ErrorStatus];
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  constructor(
+    readonly status: ErrorStatus,
+    message: string,
+    readonly details?: ErrorDetail[],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.code = codes[status];
+  }
+
+  toBody() {
+    const error: { status: number; code: string; message: string; details?: ErrorDetail[] } = {
+      status: this.status,
+      code: this.code,
+      message: this.message,
+    };
+    if (this.details?.length) error.details = this.details;
+    return { error };
+  }
+}
+
+export function codeFor(status: ErrorStatus): ErrorCode {
+  return codes[status];
+}
+
+/** A 400 naming one field: "perpage must be an integer from 1 to 100". */
+export function invalid(field: string, rule: string): ApiError {
+  return new ApiError(400, `${field} ${rule}`, [{ field, message: rule }]);
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError(404, `${what} not found`);
+}

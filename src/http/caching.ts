@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+// Cache-Control and ETag for every answer (CONTRACT 8). Answers that depend on a key are
+// private and never stored; everything else may be stored but must be revalidated, which
+// the ETag makes cheap: a matching If-None-Match gets an empty 304.
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set when the answer depends on the caller's key */
+    isPrivate: boolean;
+  }
+}
+
+export function registerCaching(app: FastifyInstance): void {
+  app.decorateRequest('isPrivate', false);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('cache-control', request.isPrivate ? 'private, no-store' : 'public, no-cache');
+    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+    const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+    reply.header('etag', etag);
+    if ((request.method === 'GET' || request.method === 'HEAD') && matches(request, etag)) {
+      reply.code(304);
+      reply.removeHeader('content-length');
+      return '';
+    }
+    return payload;
+  });
+}
+
+/** If-None-Match: a list of entity tags, weak or strong, or `*`; compared weakly (RFC 9110 13.1.2). */
+function matches(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.js';
+import { validationError } from './validation.js';
+
+// One place shapes every error into the envelope of the API. Nothing a client sees ever
+// carries a stack trace, SQL text or a file path: unexpected errors are logged and answered
+// with a fixed message.
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.status === 401) reply.header('www-authenticate', 'Bearer');
+    return reply.code(apiError.status).send(apiError.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(new ApiError(404, `no resource at ${request.method} ${request.url.split('?')[0]}`).toBody());
+  });
+}
+
+export function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return validationError(error.validation, error.validationContext ?? 'request');
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'request body is larger than 64 KiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? new ApiError(415, 'request body must be sent as Content-Type: application/json')
+        : new ApiError(400, 'Content-Length does not match the body');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'request body is empty; send a JSON object', [{ field: 'body', message: 'is empty' }]);
+  }
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new ApiError(400, 'request body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]);
+  }
+  if (/prototype|constructor/i.test(error.message ?? '') && error.statusCode === 400) {
+    return new ApiError(400, 'request body has a forbidden key (__proto__ or constructor)', [{ field: 'body', message: 'has a forbidden key' }]);
+  }
+  if (isStorageUnavailable(error)) return new ApiError(503, 'storage is unavailable; try again shortly', undefined, { cause: error });
+  const status = error.statusCode;
+  if (status && status >= 400 && status < 500) {
+    if (status === 404) return new ApiError(404, 'not found');
+    if (status === 413) return new ApiError(413, 'request is too large');
+    if (status === 415) return new ApiError(415, 'unsupported media type');
+    return new ApiError(400, 'bad request');
+  }
+  return new ApiError(500, 'internal error', undefined, { cause: error });
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+
+/** Errors that mean "the database cannot be reached right now", not "this request is wrong". */
+export function isStorageUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (!e) return false;
+  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error/i.test(e.message ?? '');
+}

@@ -1,0 +1,50 @@
+import { type TSchema, Type } from 'typebox';
+import { type ErrorStatus, codeFor } from '../errors.js';
+
+// Building blocks shared by every resource's schemas. These schemas validate requests,
+// serialise responses and (later) make the OpenAPI document: one source of truth.
+
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
+export const Timestamp = Type.Integer({ description: 'unix seconds' });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const ProjectParam = Type.String({ description: 'project id', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      status: Type.Integer(),
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: 'Error', description: 'Every error answer has this shape.' },
+);
+
+/** Response schemas for the error statuses a route can answer. */
+export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of statuses) out[status] = Type.Ref('Error', { description: codeFor(status) }) as unknown as TSchema;
+  return out;
+}
+
+export const Page = Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'page number, default 1' });
+export const PerPage = Type.Integer({ minimum: 1, maximum: 100, description: 'page size, default 20' });
+
+export const ListMeta = Type.Object({
+  page: Type.Integer(),
+  perpage: Type.Integer(),
+  total: Type.Integer({ description: 'records matching the filters, on every page' }),
+  pages: Type.Integer(),
+});
+
+/** `{ data: [...], meta: {...} }`, the envelope of the users, products and orders lists. */
+export function PagedList<T extends TSchema>(item: T) {
+  return Type.Object({ data: Type.Array(item), meta: ListMeta });
+}
+
+export function pageMeta(page: number, perpage: number, total: number) {
+  return { page, perpage, total, pages: Math.ceil(total / perpage) };
+}

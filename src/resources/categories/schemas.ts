@@ -1,0 +1,34 @@
+import { Type } from 'typebox';
+
+// Categories nest to any depth, so the schema refers to itself by $id.
+export const Category = {
+  $id: 'Category',
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'handle', 'name', 'parent_id', 'subcategories'],
+  properties: {
+    id: { type: 'integer' },
+    handle: { type: 'string' },
+    name: { type: 'string' },
+    parent_id: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+    subcategories: { type: 'array', items: { $ref: 'Category' } },
+  },
+} as const;
+
+export interface CategoryNode {
+  id: number;
+  handle: string;
+  name: string;
+  parent_id: number | null;
+  subcategories: CategoryNode[];
+}
+
+export const CategoryTree = Type.Array(Type.Ref('Category'));
+
+export const CategoryListQuery = Type.Object(
+  { 'root-category': Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this category and its subtree' })) },
+  { additionalProperties: false },
+);
+
+export const CategoryParams = Type.Object({ project_id: Type.String(), category: Type.String({ description: 'category id or handle' }) });
+export const EmptyQuery = Type.Object({}, { additionalProperties: false });

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Plan } from './schemas.js';
+
+/** Plans with their prices; `onlyActive` for the public list, `id` for one plan. */
+export async function findPlans(db: Kysely<Database>, projectId: string, where: { onlyActive?: boolean; id?: number }): Promise<Plan[]> {
+  let q = db.selectFrom('plans').selectAll().where('project_id', '=', projectId);
+  if (where.onlyActive) q = q.where('status', '=', 'active');
+  if (where.id !== undefined) q = q.where('id', '=', where.id);
+  const plans = await q.orderBy('id').execute();
+  if (plans.length === 0) return [];
+  const prices = await db
+    .selectFrom('plan_prices')
+    .select(['id', 'plan_id', 'amount', 'currency', 'interval', 'interval_count', 'trial_days'])
+    .where('project_id', '=', projectId)
+    .where('plan_id', 'in', plans.map((p) => p.id))
+    .orderBy('amount')
+    .orderBy('id')
+    .execute();
+  return plans.map((p) => ({
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    status: p.status,
+    prices: prices.filter((x) => x.plan_id === p.id).map(({ plan_id: _, ...price }) => price),
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  }));
+}

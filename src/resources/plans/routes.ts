@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ApiError } from '../../errors.js';
+import { parseId } from '../../http/params.js';
+import { errorResponses } from '../../http/schemas.js';
+import { findPlans } from './repository.js';
+import { EmptyQuery, PlanList, PlanParams } from './schemas.js';
+
+export async function planRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/plans/', {
+    schema: {
+      summary: 'List the plans that can be subscribed to',
+      description: 'Active plans only, sorted by id, each with its prices.',
+      tags: ['plans'],
+      querystring: EmptyQuery,
+      response: { 200: PlanList, ...errorResponses(400, 404) },
+    },
+    handler: async (request) => ({ data: await findPlans(app.storage.db, request.project.id, { onlyActive: true }) }),
+  });
+
+  app.get('/plans/:plan_id', {
+    schema: {
+      summary: 'Get a plan in any status',
+      tags: ['plans'],
+      params: PlanParams,
+      querystring: EmptyQuery,
+      response: { 200: Type.Ref('Plan'), ...errorResponses(400, 404) },
+    },
+    handler: async (request) => {
+      const id = parseId(request.params.plan_id, 'plan');
+      const [plan] = await findPlans(app.storage.db, request.project.id, { id });
+      if (!plan) throw new ApiError(404, `plan ${id} not found`);
+      return plan;
+    },
+  });
+}

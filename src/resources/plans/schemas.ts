@@ -1,0 +1,33 @@
+import { type Static, Type } from 'typebox';
+import { Id, Timestamp } from '../../http/schemas.js';
+import { EmptyQuery } from '../categories/schemas.js';
+
+export const PLAN_STATUSES = ['active', 'deactivated', 'archived', 'deleted'] as const;
+export const INTERVALS = ['day', 'week', 'month', 'year', 'one_time'] as const;
+
+export const Price = Type.Object({
+  id: Id,
+  amount: Type.Integer({ description: "in the currency's smallest unit" }),
+  currency: Type.String(),
+  interval: Type.Enum(INTERVALS),
+  interval_count: Type.Integer(),
+  trial_days: Type.Integer(),
+});
+
+export const Plan = Type.Object(
+  {
+    id: Id,
+    name: Type.String(),
+    description: Type.String(),
+    status: Type.Enum(PLAN_STATUSES, { description: 'only active plans can be subscribed to' }),
+    prices: Type.Array(Price, { description: 'sorted by amount, then id' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Plan' },
+);
+export type Plan = Static<typeof Plan>;
+
+export const PlanList = Type.Object({ data: Type.Array(Type.Ref('Plan')) });
+export const PlanParams = Type.Object({ project_id: Type.String(), plan_id: Type.String() });
+export { EmptyQuery };

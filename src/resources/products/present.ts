@@ -1,0 +1,37 @@
+import type { Selectable } from 'kysely';
+import type { ProductTable } from '../../db/schema.js';
+import type { Product } from './schemas.js';
+
+export type ProductRow = Selectable<ProductTable>;
+
+/** A stored row as the API shows it; the inventory mode decides which stock field is live. */
+export function presentProduct(row: ProductRow, currency: string, categoryIds: number[]): Product {
+  const advanced = row.inventory_type === 'advanced';
+  return {
+    id: row.id,
+    handle: row.handle,
+    name: row.name,
+    description: row.description,
+    sku: row.sku,
+    price: row.price,
+    currency,
+    inventory_type: row.inventory_type,
+    in_stock: advanced ? row.stock_quantity > 0 : row.in_stock === 1,
+    stock_quantity: advanced ? row.stock_quantity : null,
+    show_in_store: row.show_in_store === 1,
+    custom_sort: row.custom_sort,
+    category_ids: categoryIds,
+    images: JSON.parse(row.images),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** The lower-cased text `search` looks in. \u001f keeps a match from spanning two fields. */
+export function searchText(name: string, description: string, sku: string | null): string {
+  return [name, description, sku ?? ''].join('\u001f').toLowerCase();
+}
+
+export function nameKey(name: string): string {
+  return name.toLowerCase();
+}

@@ -1,0 +1,123 @@
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { forUpdate } from '../../db/dialect.js';
+import { invalid } from '../../errors.js';
+import type { Ref } from '../../http/params.js';
+import { type ProductRow, nameKey, searchText } from './present.js';
+import type { OrderClause, ProductUpdate } from './schemas.js';
+
+export interface ProductFilter {
+  projectId: string;
+  includeHidden: boolean;
+  categoryId?: number;
+  search?: string;
+  ids?: number[];
+}
+
+const ORDER_COLUMNS = { name: 'name_key', price: 'price', date: 'created_at', custom: 'custom_sort' } as const;
+
+function filtered(db: Kysely<Database>, f: ProductFilter): SelectQueryBuilder<Database, 'products', {}> {
+  let q = db.selectFrom('products').where('products.project_id', '=', f.projectId);
+  if (!f.includeHidden) q = q.where('products.show_in_store', '=', 1);
+  if (f.categoryId !== undefined) {
+    const categoryId = f.categoryId;
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('product_categories as pc')
+          .select(sql`1`.as('one'))
+          .whereRef('pc.project_id', '=', 'products.project_id')
+          .whereRef('pc.product_id', '=', 'products.id')
+          .where('pc.category_id', '=', categoryId),
+      ),
+    );
+  }
+  if (f.ids) q = q.where('products.id', 'in', f.ids);
+  if (f.search) {
+    const pattern = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where(sql<boolean>`products.search_text like ${pattern} escape '\\'`);
+  }
+  return q;
+}
+
+export async function listProducts(
+  db: Kysely<Database>,
+  filter: ProductFilter,
+  order: OrderClause[],
+  page: number,
+  perpage: number,
+): Promise<{ rows: ProductRow[]; total: number }> {
+  // A search term holding the field separator could only match across two fields.
+  if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
+  let q = filtered(db, filter).selectAll('products');
+  for (const clause of order) {
+    const [key, dir] = clause.split('_') as [keyof typeof ORDER_COLUMNS, 'asc' | 'desc'];
+    q = q.orderBy(`products.${ORDER_COLUMNS[key]}`, dir);
+  }
+  // Rows still tied after every clause: by id, in the direction of the last clause.
+  q = q.orderBy('products.id', order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc');
+  const [rows, count] = await Promise.all([
+    q.limit(perpage).offset((page - 1) * perpage).execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findProduct(db: Kysely<Database>, projectId: string, ref: Ref, includeHidden: boolean): Promise<ProductRow | undefined> {
+  let q = db.selectFrom('products').selectAll().where('project_id', '=', projectId);
+  q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('handle', '=', ref.handle);
+  if (!includeHidden) q = q.where('show_in_store', '=', 1);
+  return q.executeTakeFirst();
+}
+
+/** Category ids of each product, ascending. */
+export async function categoryIdsOf(db: Kysely<Database>, projectId: string, productIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('product_categories')
+    .select(['product_id', 'category_id'])
+    .where('project_id', '=', projectId)
+    .where('product_id', 'in', productIds)
+    .orderBy('product_id')
+    .orderBy('category_id')
+    .execute();
+  for (const r of rows) out.get(r.product_id)?.push(r.category_id);
+  return out;
+}
+
+/**
+ * Applies a partial update in one transaction. The row is locked while the inventory rules
+ * are judged against the type the product will have after this update, so two concurrent
+ * updates of different fields both survive. Undefined when there is no such product.
+ */
+export async function updateProduct(db: Kysely<Database>, projectId: string, ref: Ref, changes: ProductUpdate): Promise<ProductRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    let q = trx.selectFrom('products').selectAll().where('project_id', '=', projectId);
+    q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('handle', '=', ref.handle);
+    const current = await forUpdate(trx, q).executeTakeFirst();
+    if (!current) return undefined;
+
+    const type = changes.inventory_type ?? current.inventory_type;
+    if (changes.in_stock !== undefined && type === 'advanced') {
+      throw invalid('in_stock', 'applies only to simple products; this product is advanced (send stock_quantity instead)');
+    }
+    if (changes.stock_quantity !== undefined && type === 'simple') {
+      throw invalid('stock_quantity', 'applies only to advanced products; this product is simple (send in_stock instead)');
+    }
+    if (changes.name !== undefined && changes.name.trim() === '') throw invalid('name', 'must not be only white space');
+
+    const set: Partial<ProductRow> = { updated_at: Math.floor(Date.now() / 1000) };
+    if (changes.name !== undefined) {
+      set.name = changes.name;
+      set.name_key = nameKey(changes.name);
+      set.search_text = searchText(changes.name, current.description, current.sku);
+    }
+    if (changes.price !== undefined) set.price = changes.price;
+    if (changes.inventory_type !== undefined) set.inventory_type = changes.inventory_type;
+    if (changes.in_stock !== undefined) set.in_stock = changes.in_stock ? 1 : 0;
+    if (changes.stock_quantity !== undefined) set.stock_quantity = changes.stock_quantity;
+
+    await trx.updateTable('products').set(set).where('project_id', '=', projectId).where('id', '=', current.id).execute();
+    return { ...current, ...set };
+  });
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ApiError, invalid } from '../../errors.js';
+import { parseIdList, parseRef } from '../../http/params.js';
+import { errorResponses, pageMeta } from '../../http/schemas.js';
+import { presentProduct } from './present.js';
+import { categoryIdsOf, findProduct, listProducts, updateProduct } from './repository.js';
+import {
+  ORDER_CLAUSES,
+  type OrderClause,
+  ProductGetQuery,
+  ProductList,
+  ProductListQuery,
+  ProductParams,
+  ProductUpdate,
+} from './schemas.js';
+import { Type } from 'typebox';
+
+const ProductRef = Type.Ref('Product');
+
+export async function productRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/products/', {
+    config: { auth: 'fetch_hidden' },
+    schema: {
+      summary: 'List products',
+      tags: ['products'],
+      querystring: ProductListQuery,
+      response: { 200: ProductList, ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const q = request.query;
+      const page = q.page ?? 1;
+      const perpage = q.perpage ?? 20;
+      const { rows, total } = await listProducts(
+        app.storage.db,
+        {
+          projectId: request.project.id,
+          includeHidden: q.fetch_hidden === true,
+          categoryId: q.category,
+          search: q.search || undefined,
+          ids: q.ids === undefined ? undefined : parseIdList(q.ids),
+        },
+        parseOrder(q.order),
+        page,
+        perpage,
+      );
+      const categories = await categoryIdsOf(app.storage.db, request.project.id, rows.map((r) => r.id));
+      return {
+        data: rows.map((r) => presentProduct(r, request.project.currency, categories.get(r.id) ?? [])),
+        meta: pageMeta(page, perpage, total),
+      };
+    },
+  });
+
+  app.get('/products/:product', {
+    config: { auth: 'fetch_hidden' },
+    schema: {
+      summary: 'Get a product by id or handle',
+      tags: ['products'],
+      params: ProductParams,
+      querystring: ProductGetQuery,
+      response: { 200: ProductRef, ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const ref = parseRef(request.params.product, 'product');
+      const row = await findProduct(app.storage.db, request.project.id, ref, request.query.fetch_hidden === true);
+      if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
+      const categories = await categoryIdsOf(app.storage.db, request.project.id, [row.id]);
+      return presentProduct(row, request.project.currency, categories.get(row.id) ?? []);
+    },
+  });
+
+  app.post('/products/:product', {
+    config: { auth: 'key' },
+    schema: {
+      summary: 'Update a product',
+      tags: ['products'],
+      params: ProductParams,
+      body: ProductUpdate,
+      response: { 200: ProductRef, ...errorResponses(400, 401, 404, 413, 415) },
+    },
+    handler: async (request) => {
+      const ref = parseRef(request.params.product, 'product');
+      const row = await updateProduct(app.storage.db, request.project.id, ref, request.body);
+      if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
+      const categories = await categoryIdsOf(app.storage.db, request.project.id, [row.id]);
+      return presentProduct(row, request.project.currency, categories.get(row.id) ?? []);
+    },
+  });
+}
+
+/** `order=price_asc,name_asc`: clauses applied left to right; default newest first. */
+export function parseOrder(value: string | undefined): OrderClause[] {
+  if (value === undefined) return ['date_desc'];
+  const clauses = value.split(',');
+  if (!clauses.every((c): c is OrderClause => (ORDER_CLAUSES as readonly string[]).includes(c))) {
+    throw invalid('order', `must be one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}`);
+  }
+  return clauses;
+}

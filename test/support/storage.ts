@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type Backend, type Storage, connect } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+// Every suite runs once per backend: SQLite always, PostgreSQL when TEST_DATABASE_URL is
+// set (TEST_BACKENDS=sqlite or =postgres narrows the list). Each storage is fresh: an
+// in-memory SQLite database, or a PostgreSQL schema of its own that is dropped on close.
+
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+export function backends(): Backend[] {
+  const wanted = (process.env.TEST_BACKENDS ?? 'sqlite,postgres').split(',');
+  return (['sqlite', 'postgres'] as const).filter((b) => wanted.includes(b));
+}
+
+export const PG_SKIP = PG_URL ? false : 'PostgreSQL tests skipped: TEST_DATABASE_URL is not set';
+
+export async function openStorage(backend: Backend): Promise<Storage> {
+  if (backend === 'sqlite') {
+    const storage = connect('sqlite::memory:');
+    await migrateToLatest(storage.db);
+    return storage;
+  }
+  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const storage = connect(PG_URL, { searchPath: schema, poolSize: 4 });
+  await migrateToLatest(storage.db);
+  return {
+    ...storage,
+    async close() {
+      await storage.close();
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
