@@ -1,5 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerAnswerCache } from './cache/answer-cache.js';
+import { CountCache } from './cache/count-cache.js';
 import type { Storage } from './db/connect.js';
 import { registerCaching } from './http/caching.js';
 import { registerErrorHandling } from './http/errors-handler.js';
@@ -17,6 +19,8 @@ import { Product } from './resources/products/schemas.js';
 declare module 'fastify' {
   interface FastifyInstance {
     storage: Storage;
+    /** exact totals per filter and data_version (src/cache/count-cache.ts) */
+    counts: CountCache;
   }
 }
 
@@ -41,6 +45,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     },
   });
   app.decorate('storage', storage);
+  app.decorate('counts', new CountCache());
 
   await app.register(cors, {
     origin: '*',
@@ -51,6 +56,8 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     strictPreflight: false,
   });
   registerErrorHandling(app);
+  // Before caching: its onSend hook must see the 200 answer before an ETag turns it into a 304.
+  registerAnswerCache(app);
   registerCaching(app);
   app.addHook('preValidation', async (request) => coerceQuery(request));
   app.addHook('preValidation', async (request) => {

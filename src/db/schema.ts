@@ -9,6 +9,8 @@ export interface ProjectTable {
   currency: string;
   created_at: number;
   updated_at: number;
+  /** bumped with every write to the project's data: the key of every cache (migration 002) */
+  data_version: Generated<number>;
 }
 
 export interface ApiKeyTable {

@@ -1,6 +1,9 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { CountScope } from '../../cache/count-cache.js';
+import { bumpDataVersion } from '../../db/data-version.js';
 import { forUpdate } from '../../db/dialect.js';
+import { searchCondition } from '../../db/search-index.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
 import { type ProductRow, nameKey, searchText } from './present.js';
@@ -12,6 +15,11 @@ export interface ProductFilter {
   categoryId?: number;
   search?: string;
   ids?: number[];
+}
+
+/** The filter as a count-cache key: every field that changes which rows match. */
+function filterKey(f: ProductFilter): string {
+  return JSON.stringify(['products', f.includeHidden, f.categoryId ?? null, f.search ?? null, f.ids ? [...new Set(f.ids)].sort((a, b) => a - b) : null]);
 }
 
 const ORDER_COLUMNS = { name: 'name_key', price: 'price', date: 'created_at', custom: 'custom_sort' } as const;
@@ -32,10 +40,7 @@ function filtered(db: Kysely<Database>, f: ProductFilter): SelectQueryBuilder<Da
     );
   }
   if (f.ids) q = q.where('products.id', 'in', f.ids);
-  if (f.search) {
-    const pattern = `%${f.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where(sql<boolean>`products.search_text like ${pattern} escape '\\'`);
-  }
+  if (f.search) q = q.where(searchCondition(db, f.search.toLowerCase()));
   return q;
 }
 
@@ -45,6 +50,7 @@ export async function listProducts(
   order: OrderClause[],
   page: number,
   perpage: number,
+  counts?: CountScope,
 ): Promise<{ rows: ProductRow[]; total: number }> {
   // A search term holding the field separator could only match across two fields.
   if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
@@ -55,11 +61,13 @@ export async function listProducts(
   }
   // Rows still tied after every clause: by id, in the direction of the last clause.
   q = q.orderBy('products.id', order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc');
-  const [rows, count] = await Promise.all([
+  const count = async () =>
+    Number((await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const [rows, total] = await Promise.all([
     q.limit(perpage).offset((page - 1) * perpage).execute(),
-    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    counts ? counts.cache.get(counts.project, filterKey(filter), count) : count(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total };
 }
 
 export async function findProduct(db: Kysely<Database>, projectId: string, ref: Ref, includeHidden: boolean): Promise<ProductRow | undefined> {
@@ -92,6 +100,8 @@ export async function categoryIdsOf(db: Kysely<Database>, projectId: string, pro
  */
 export async function updateProduct(db: Kysely<Database>, projectId: string, ref: Ref, changes: ProductUpdate): Promise<ProductRow | undefined> {
   return db.transaction().execute(async (trx) => {
+    // First, so that the project row is locked before the product row, as every writer does.
+    await bumpDataVersion(trx, projectId);
     let q = trx.selectFrom('products').selectAll().where('project_id', '=', projectId);
     q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('handle', '=', ref.handle);
     const current = await forUpdate(trx, q).executeTakeFirst();

@@ -29,7 +29,10 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: ProductListQuery,
       response: { 200: ProductList, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
+      const cached = app.answerCache.lookup(request, reply);
+      // The stored JSON text, typed as the answer it is (the serialiser lets strings through).
+      if (cached !== undefined) return reply.send(cached as never);
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
@@ -45,6 +48,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
         parseOrder(q.order),
         page,
         perpage,
+        { cache: app.counts, project: request.project },
       );
       const categories = await categoryIdsOf(app.storage.db, request.project.id, rows.map((r) => r.id));
       return {
@@ -63,7 +67,10 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: ProductGetQuery,
       response: { 200: ProductRef, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
+      const cached = app.answerCache.lookup(request, reply);
+      // The stored JSON text, typed as the answer it is (the serialiser lets strings through).
+      if (cached !== undefined) return reply.send(cached as never);
       const ref = parseRef(request.params.product, 'product');
       const row = await findProduct(app.storage.db, request.project.id, ref, request.query.fetch_hidden === true);
       if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);

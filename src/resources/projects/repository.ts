@@ -1,23 +1,27 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, ProjectTable } from '../../db/schema.js';
 
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const CURRENCY = /^[A-Z]{3}$/;
 
-export type Project = ProjectTable;
+export type Project = Selectable<ProjectTable>;
 
 export async function findProject(db: Kysely<Database>, id: string): Promise<Project | undefined> {
   if (!PROJECT_ID.test(id)) return undefined;
   return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Creates the project, or gives an existing one the new name and currency. */
+/**
+ * Creates the project, or gives an existing one the new name and currency. An existing
+ * project's data_version is bumped: its currency shows in answers, and an import (which
+ * starts here) is about to change its data in the same transaction.
+ */
 export async function upsertProject(db: Kysely<Database>, p: { id: string; name: string; currency: string }): Promise<void> {
   const t = Math.floor(Date.now() / 1000);
   await db
     .insertInto('projects')
     .values({ ...p, created_at: t, updated_at: t })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name: p.name, currency: p.currency, updated_at: t }))
+    .onConflict((oc) => oc.column('id').doUpdateSet({ name: p.name, currency: p.currency, updated_at: t, data_version: sql`projects.data_version + 1` }))
     .execute();
 }
 

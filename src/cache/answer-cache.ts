@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Lru } from './lru.js';
+import { versionedKey } from './versioned-key.js';
+
+// Public answers (products list and single product without fetch_hidden) as the serialised
+// JSON sent, keyed by project, data_version and the request URL. A hit skips the database,
+// the presenter and the serialiser; the ETag (src/http/caching.ts) is then computed from the
+// very same bytes, so revalidation works alike for hits and misses. Private answers (a key,
+// fetch_hidden=true) are never stored.
+//
+// STOREFRONT_ANSWER_CACHE=0 turns it off (the bench uses it to measure the queries alone).
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set by a handler whose 200 answer may be stored under this key */
+    answerKey: string | null;
+  }
+}
+
+const MAX_BYTES = Number(process.env.STOREFRONT_ANSWER_CACHE_BYTES ?? 32 * 1024 * 1024);
+
+export function registerAnswerCache(app: FastifyInstance): void {
+  const enabled = process.env.STOREFRONT_ANSWER_CACHE !== '0';
+  const cache = new Lru<string>(MAX_BYTES, (s) => s.length * 2);
+  app.decorateRequest('answerKey', null);
+  app.decorate('answerCache', {
+    /** the stored answer for this request, already sent as JSON text; undefined on a miss */
+    lookup(request: FastifyRequest, reply: FastifyReply): string | undefined {
+      if (!enabled || request.isPrivate) return undefined;
+      const key = versionedKey(request.project, request.url);
+      const hit = cache.get(key);
+      if (hit !== undefined) {
+        // A string with a JSON content type is sent as is, past the route's serialiser.
+        reply.type('application/json; charset=utf-8');
+        return hit;
+      }
+      request.answerKey = key;
+      return undefined;
+    },
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.answerKey !== null && reply.statusCode === 200 && typeof payload === 'string') cache.set(request.answerKey, payload);
+    return payload;
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    answerCache: { lookup(request: FastifyRequest, reply: FastifyReply): string | undefined };
+  }
+}
