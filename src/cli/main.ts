@@ -1,5 +1,6 @@
 import { CliError } from './context.js';
 import { exportCommand } from './export.js';
+import { generateCommand } from './generate.js';
 import { importCommand } from './import.js';
 import { key } from './key.js';
 import { migrate } from './migrate.js';
@@ -16,6 +17,8 @@ const USAGE = `usage: storefront <command> [--database <url>]
   key revoke <key_id>                the key stops working at once
   import <file.json|file.ndjson>     load a project's data, all or nothing
   export <project_id>                write the project as JSON to stdout
+  generate <project_id> [--products N] [--orders N] [--users N]
+                                     add realistic generated data (creates the project)
 
 --database defaults to $DATABASE_URL, then sqlite:./data/storefront.db`;
 
@@ -26,6 +29,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   key,
   import: importCommand,
   export: exportCommand,
+  generate: generateCommand,
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -13,6 +13,8 @@ export interface Storage {
   /** where the data lives, without credentials: safe to print */
   describe: string;
   close(): Promise<void>;
+  /** SQLite only: the driver's own handle, for bulk writers that reuse prepared statements */
+  sqlite?: SQLite.Database;
 }
 
 export interface ConnectOptions {
@@ -43,7 +45,7 @@ function connectSqlite(path: string): Storage {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = OFF');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, backend: 'sqlite', describe: `sqlite:${path}`, close: () => db.destroy() };
+  return { db, backend: 'sqlite', describe: `sqlite:${path}`, close: () => db.destroy(), sqlite };
 }
 
 // int8 (bigint) and numeric come back from node-postgres as strings; every integer we
