@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Child processes of a run: the API server, the baseline server, CLI commands. Each runs on
+// its own so that its memory can be read from /proc and the load generator (this process)
+// does not share its event loop.
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = join(ROOT, 'bin', 'storefront.js');
+
+/** Resident set size of a process in bytes (Linux), or 0 when unknown. */
+export function rss(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's RSS every 100 ms until stopped; returns the highest seen. */
+export function watchRss(pid: number): () => number {
+  let peak = rss(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rss(pid))), 100);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, rss(pid));
+  };
+}
+
+export interface Server {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** A port free at the moment of asking. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Starts a node script serving on `port` and waits until `probe` answers. */
+export async function startServer(args: string[], port: number, probe: string, env: Record<string, string> = {}): Promise<Server> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (exited) throw new Error(`${args.join(' ')} exited: ${err.trim().split('\n').pop()}`);
+    try {
+      await fetch(url + probe);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { url, pid: child.pid!, stop: () => stop(child) };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Runs the CLI to completion; rejects with its stderr when it fails. Reports its peak RSS. */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; seconds: number; peakRss: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stopWatch = watchRss(child.pid!);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  const peakRss = stopWatch();
+  if (code !== 0) throw new Error(`storefront ${args[0]} failed (${code}): ${stderr.trim()}`);
+  return { stdout, seconds: (Date.now() - started) / 1000, peakRss };
+}
