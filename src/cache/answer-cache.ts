@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { etagOf } from '../http/caching.js';
 import { Lru } from './lru.js';
 import { versionedKey } from './versioned-key.js';
 
 // Public answers (products list and single product without fetch_hidden) as the serialised
-// JSON sent, keyed by project, data_version and the request URL. A hit skips the database,
-// the presenter and the serialiser; the ETag (src/http/caching.ts) is then computed from the
-// very same bytes, so revalidation works alike for hits and misses. Private answers (a key,
+// JSON sent and its ETag, keyed by project, data_version and the request URL. A hit skips the
+// database, the presenter, the serialiser and the hashing; the ETag is the one
+// src/http/caching.ts computes for the same bytes, so revalidation works alike for hits and
+// misses. Private answers (a key,
 // fetch_hidden=true) are never stored.
 //
 // STOREFRONT_ANSWER_CACHE=0 turns it off (the bench uses it to measure the queries alone).
@@ -21,7 +23,7 @@ const MAX_BYTES = Number(process.env.STOREFRONT_ANSWER_CACHE_BYTES ?? 32 * 1024 
 
 export function registerAnswerCache(app: FastifyInstance): void {
   const enabled = process.env.STOREFRONT_ANSWER_CACHE !== '0';
-  const cache = new Lru<string>(MAX_BYTES, (s) => s.length * 2);
+  const cache = new Lru<{ payload: string; etag: string }>(MAX_BYTES, (a) => a.payload.length * 2 + 64);
   app.decorateRequest('answerKey', null);
   app.decorate('answerCache', {
     /** the stored answer for this request, already sent as JSON text; undefined on a miss */
@@ -32,14 +34,19 @@ export function registerAnswerCache(app: FastifyInstance): void {
       if (hit !== undefined) {
         // A string with a JSON content type is sent as is, past the route's serialiser.
         reply.type('application/json; charset=utf-8');
-        return hit;
+        reply.header('etag', hit.etag);
+        return hit.payload;
       }
       request.answerKey = key;
       return undefined;
     },
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.answerKey !== null && reply.statusCode === 200 && typeof payload === 'string') cache.set(request.answerKey, payload);
+    if (request.answerKey !== null && reply.statusCode === 200 && typeof payload === 'string') {
+      const etag = etagOf(payload);
+      reply.header('etag', etag);
+      cache.set(request.answerKey, { payload, etag });
+    }
     return payload;
   });
 }

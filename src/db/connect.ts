@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -44,7 +45,7 @@ function connectSqlite(path: string): Storage {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = OFF');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, backend: 'sqlite', describe: `sqlite:${path}`, close: () => db.destroy(), sqlite };
 }
 

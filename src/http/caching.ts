@@ -17,7 +17,8 @@ export function registerCaching(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('cache-control', request.isPrivate ? 'private, no-store' : 'public, no-cache');
     if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
-    const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+    // An answer from the answer cache (src/cache/) comes with the ETag stored beside it.
+    const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
     reply.header('etag', etag);
     if ((request.method === 'GET' || request.method === 'HEAD') && matches(request, etag)) {
       reply.code(304);
@@ -26,6 +27,10 @@ export function registerCaching(app: FastifyInstance): void {
     }
     return payload;
   });
+}
+
+export function etagOf(payload: string | Buffer): string {
+  return `"${createHash('sha1').update(payload).digest('base64url')}"`;
 }
 
 /** If-None-Match: a list of entity tags, weak or strong, or `*`; compared weakly (RFC 9110 13.1.2). */
