@@ -9,10 +9,14 @@ import { ErrorBody } from './http/schemas.js';
 import { coerceQuery } from './http/validation.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
+import { orderRoutes } from './resources/orders/routes.js';
+import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
 import { Plan } from './resources/plans/schemas.js';
 import { productRoutes } from './resources/products/routes.js';
 import { Product } from './resources/products/schemas.js';
+import { userRoutes } from './resources/users/routes.js';
+import { User } from './resources/users/schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,7 +64,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     }
   });
 
-  for (const schema of [ErrorBody, Product, Category, Plan]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, Plan, User, Order]) app.addSchema(schema);
 
   const routes = collectRoutes(app);
   await app.register(
@@ -69,6 +73,8 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
       await scope.register(planRoutes);
       await scope.register(categoryRoutes);
       await scope.register(productRoutes);
+      await scope.register(userRoutes);
+      await scope.register(orderRoutes);
     },
     { prefix: '/v2/projects/:project_id' },
   );
