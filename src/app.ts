@@ -56,6 +56,9 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   });
   registerErrorHandling(app);
   registerCaching(app);
+  // Fastify parses text/plain bodies by default; every body of this API is JSON, so any
+  // other type must be a 415, not a string that then fails validation as a 400.
+  app.removeContentTypeParser('text/plain');
   app.addHook('preValidation', async (request) => coerceQuery(request));
   app.addHook('preValidation', async (request) => {
     if (request.method === 'POST' && !request.headers['content-type']) {
