@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Storage } from './db/connect.js';
+import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
 import { registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
@@ -41,6 +42,9 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     },
   });
   app.decorate('storage', storage);
+  // JSON is the only body this API reads: without Fastify's text/plain parser, any other
+  // Content-Type is a 415 rather than a string that fails validation.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(cors, {
     origin: '*',
@@ -55,7 +59,6 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   app.addHook('preValidation', async (request) => coerceQuery(request));
   app.addHook('preValidation', async (request) => {
     if (request.method === 'POST' && !request.headers['content-type']) {
-      const { ApiError } = await import('./errors.js');
       throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
     }
   });
