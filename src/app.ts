@@ -58,7 +58,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   registerCaching(app);
   app.addHook('preValidation', async (request) => coerceQuery(request));
   app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && !request.headers['content-type']) {
+    if (request.routeOptions.schema?.body && !request.headers['content-type']) {
       throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
     }
   });
