@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Storage } from './db/connect.js';
+import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
 import { registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
@@ -45,6 +46,9 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     },
   });
   app.decorate('storage', storage);
+  // JSON is the only body this API reads: without Fastify's text/plain parser, any other
+  // Content-Type is a 415 rather than a string that fails validation.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(cors, {
     origin: '*',
@@ -56,13 +60,9 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   });
   registerErrorHandling(app);
   registerCaching(app);
-  // Fastify parses text/plain bodies by default; every body of this API is JSON, so any
-  // other type must be a 415, not a string that then fails validation as a 400.
-  app.removeContentTypeParser('text/plain');
   app.addHook('preValidation', async (request) => coerceQuery(request));
   app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && !request.headers['content-type']) {
-      const { ApiError } = await import('./errors.js');
+    if (request.routeOptions.schema?.body && !request.headers['content-type']) {
       throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
     }
   });

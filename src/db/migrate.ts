@@ -10,20 +10,12 @@ const migrations: Record<string, Migration> = {
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema: await ownSchema(db) });
+  // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told
+  // which one: name the connection's own, so that two schemas of one database (tests,
+  // or several shops on one server) never share them.
+  const migrationTableSchema = isPostgres(db) ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-}
-
-/**
- * On PostgreSQL, the schema this connection works in. Without it Kysely looks for its
- * bookkeeping tables in every schema of the database, so a second schema (another test, or
- * another deployment sharing the database) that already has them makes it skip creating its
- * own and then fail on "relation kysely_migration_lock does not exist".
- */
-async function ownSchema(db: Kysely<any>): Promise<string | undefined> {
-  if (!isPostgres(db)) return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return rows[0]?.schema;
 }
