@@ -96,6 +96,10 @@ eachBackend('orders update', (backend) => {
       assert.equal(fieldOf(res), field, label);
       assert.match(res.json().error.message, message, label);
     }
+    const withQuery = await post('/orders/4?payment_status=paid', { payment_status: 'paid' });
+    assert.equal(withQuery.statusCode, 400);
+    assert.equal(fieldOf(withQuery), 'payment_status');
+    assert.match(withQuery.json().error.message, /is not a known parameter/);
     const both = await post('/orders/4', { payment_status: 'nope', is_archived: 'maybe' });
     assert.deepEqual(both.json().error.details.map((d: { field: string }) => d.field).sort(), ['is_archived', 'payment_status']);
     assert.deepEqual((await call('/orders/4')).json(), before);

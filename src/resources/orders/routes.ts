@@ -71,6 +71,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       description: 'Changes only the fields sent, atomically, and answers with the whole updated order.',
       tags: ['orders'],
       params: OrderParams,
+      querystring: EmptyQuery,
       body: OrderUpdate,
       response: { 200: OrderRef, ...errorResponses(400, 401, 404, 413, 415) },
     },
