@@ -136,3 +136,28 @@ eachBackend('HTTP behaviour', (backend) => {
     }
   });
 });
+
+eachBackend('hostile paths and text', (backend) => {
+  const t = suiteApp(backend, (t) => seedShop(t.storage));
+
+  test('path segments too long to name anything are 404; bad percent-encoding is 400', async () => {
+    const long = await call(t.app, 'GET', `${P}/products/${'a'.repeat(600)}`);
+    assert.equal(long.status, 404);
+    assert.equal(long.body.error.code, 'not_found');
+    const handle128 = await call(t.app, 'GET', `${P}/products/${'a'.repeat(128)}`);
+    assert.equal(handle128.status, 404);
+    const bad = await call(t.app, 'GET', `${P}/products/%E0%A4%A`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'invalid_request');
+  });
+
+  test('NUL characters are refused in parameters and bodies', async () => {
+    const r = await call(t.app, 'GET', `${P}/products/?search=a%00b`);
+    assert.equal(r.status, 400);
+    assert.equal(r.body.error.details[0].field, 'search');
+    const key = await t.key('shop');
+    const post = await call(t.app, 'POST', `${P}/products/1`, { body: { name: 'a\u0000b' }, headers: bearer(key) });
+    assert.equal(post.status, 400);
+    assert.equal(post.body.error.details[0].field, 'name');
+  });
+});

@@ -168,6 +168,12 @@ eachBackend('import', (backend) => {
     assert.equal(await storage.db.selectFrom('categories').selectAll().executeTakeFirst(), undefined);
   });
 
+  test('text holding a NUL character is refused (PostgreSQL cannot store it)', async (t) => {
+    const { storage } = await testApp(t, backend);
+    const problems = await problemsOf(importDocument(storage.db, { project, products: [{ handle: 'n', name: 'N\u0000', price: 1 }] }));
+    assert.deepEqual(problems, ['products[0]: must not contain NUL characters']);
+  });
+
   test('a handle held by another stored record is refused', async (t) => {
     const { storage } = await testApp(t, backend);
     await importDocument(storage.db, { project, products: [{ id: 1, handle: 'taken', name: 'A', price: 1 }] });
