@@ -84,6 +84,7 @@ eachBackend('orders update', (backend) => {
       [{ is_archived: null }, 'is_archived', /must be true or false/],
       [{ delivery_information: 5 }, 'delivery_information', /must be a string/],
       [{ delivery_information: ['a'] }, 'delivery_information', /must be a string/],
+      [{ delivery_information: 'a\u0000b' }, 'delivery_information', /NUL/],
       [[{ payment_status: 'paid' }], 'body', /must be an object/],
       ['paid', 'body', /must be an object/],
       [null, 'body', /must be an object/],
