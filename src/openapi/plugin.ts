@@ -14,6 +14,20 @@ import { documentRoute } from './transform.js';
 export const OPENAPI_PATH = '/v2/openapi.json';
 export const DOCS_PATH = '/docs';
 
+const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "frame-ancestors 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  // Swagger UI sets a few inline styles; inline styles cannot fetch anything.
+  "style-src 'self' 'unsafe-inline'",
+].join('; ');
+
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 async function openapi(app: FastifyInstance): Promise<void> {
@@ -36,11 +50,15 @@ async function openapi(app: FastifyInstance): Promise<void> {
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 
-  // Swagger UI's files come from the package itself (no CDN: the page works offline); the
-  // CSP header makes the browser refuse anything from another origin.
+  // Swagger UI's files come from the package itself (no CDN: the page works offline). The
+  // CSP makes the browser refuse anything from another origin; it replaces the plugin's
+  // default, which allows https: styles and fonts and sends upgrade-insecure-requests (that
+  // would break /docs served over plain http on any host but localhost).
   await app.register(swaggerUi, {
     routePrefix: DOCS_PATH,
     staticCSP: true,
+    transformStaticCSP: () => DOCS_CSP,
+    theme: { title: 'Storefront API reference' },
     uiConfig: { deepLinking: true, docExpansion: 'list', validatorUrl: null, tryItOutEnabled: false },
   });
 }
