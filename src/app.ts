@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Storage } from './db/connect.js';
+import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
 import { registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
@@ -42,6 +43,9 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     },
   });
   app.decorate('storage', storage);
+  // JSON is the only body this API reads: without Fastify's text/plain parser, any other
+  // Content-Type is a 415 rather than a string that fails validation.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(cors, {
     origin: '*',
@@ -58,7 +62,6 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     // A path that serves no POST answers 405 (src/http/method-not-allowed.ts), whatever the body.
     const methodNotAllowed = (request.routeOptions.config as { methodNotAllowed?: boolean }).methodNotAllowed;
     if (request.method === 'POST' && !request.headers['content-type'] && !methodNotAllowed) {
-      const { ApiError } = await import('./errors.js');
       throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
     }
   });

@@ -1,4 +1,4 @@
-import type { TestContext } from 'node:test';
+import { type TestContext, after, before } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Backend, Storage } from '../../src/db/connect.js';
@@ -7,6 +7,10 @@ import { OPENAPI_PATH } from '../../src/openapi/plugin.js';
 import { ConformanceChecker } from './openapi-conformance.js';
 import { openStorage } from './storage.js';
 
+// Every answer of `app.inject` on these apps is checked against the app's own OpenAPI
+// document (test/support/openapi-conformance.ts says how and lists the exceptions): a test
+// that gets an answer the document does not describe fails.
+
 export interface TestApp {
   app: FastifyInstance;
   storage: Storage;
@@ -14,11 +18,7 @@ export interface TestApp {
   key(projectId: string): Promise<string>;
 }
 
-/**
- * A fresh app on fresh storage, closed when the test ends. Every answer of `app.inject` is
- * checked against the app's own OpenAPI document (test/support/openapi-conformance.ts says
- * how and lists the exceptions): a test that gets an undocumented answer fails.
- */
+/** A fresh app on fresh storage, closed when the test ends. */
 export async function testApp(t: TestContext, backend: Backend): Promise<TestApp> {
   const storage = await openStorage(backend);
   const app = await buildApp({ storage });
@@ -28,6 +28,28 @@ export async function testApp(t: TestContext, backend: Backend): Promise<TestApp
   });
   checkAnswers(app);
   return { app, storage, key: async (projectId) => (await createKey(storage.db, projectId, 'test')).key };
+}
+
+/**
+ * One app shared by the read-only tests of a suite: call it in the suite's body. It is built
+ * (and seeded) before the first test and closed after the last. Use its fields in tests only.
+ */
+export function suiteApp(backend: Backend, seed?: (t: TestApp) => Promise<void>): TestApp {
+  const shared = {} as TestApp;
+  let close: (() => Promise<void>) | undefined;
+  before(async () => {
+    const storage = await openStorage(backend);
+    const app = await buildApp({ storage });
+    close = async () => {
+      await app.close();
+      await storage.close();
+    };
+    checkAnswers(app);
+    Object.assign(shared, { app, storage, key: async (projectId: string) => (await createKey(storage.db, projectId, 'test')).key });
+    await seed?.(shared);
+  });
+  after(async () => close?.());
+  return shared;
 }
 
 // Every app builds the same document, so its compiled checker is shared across tests.
