@@ -59,9 +59,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   registerCaching(app);
   app.addHook('preValidation', async (request) => coerceQuery(request));
   app.addHook('preValidation', async (request) => {
-    // A path that serves no POST answers 405 (src/http/method-not-allowed.ts), whatever the body.
-    const methodNotAllowed = (request.routeOptions.config as { methodNotAllowed?: boolean }).methodNotAllowed;
-    if (request.method === 'POST' && !request.headers['content-type'] && !methodNotAllowed) {
+    if (request.routeOptions.schema?.body && !request.headers['content-type']) {
       throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
     }
   });
