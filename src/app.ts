@@ -91,6 +91,6 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     { prefix: '/v2/projects/:project_id' },
   );
   await app.after();
-  addMethodNotAllowedRoutes(app, routes);
+  await addMethodNotAllowedRoutes(app, routes);
   return app;
 }
