@@ -8,6 +8,7 @@ import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allo
 import { registerProjectScope } from './http/project-scope.js';
 import { ErrorBody } from './http/schemas.js';
 import { coerceQuery, rejectNul } from './http/validation.js';
+import { openapiPlugin } from './openapi/plugin.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
@@ -82,6 +83,8 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   for (const schema of [ErrorBody, Product, Category, Plan, User, Order]) app.addSchema(schema);
 
   const routes = collectRoutes(app);
+  // Before the routes: the OpenAPI document is collected from them as they are added.
+  await app.register(openapiPlugin);
   await app.register(
     async (scope) => {
       registerProjectScope(scope);
@@ -94,6 +97,6 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     { prefix: '/v2/projects/:project_id' },
   );
   await app.after();
-  addMethodNotAllowedRoutes(app, routes);
+  await addMethodNotAllowedRoutes(app, routes);
   return app;
 }
