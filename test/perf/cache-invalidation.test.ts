@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { importDocument } from '../../src/import/import.js';
+import { createKey } from '../../src/keys/repository.js';
+import { testApp } from '../support/app.js';
+import { eachBackend } from '../support/each-backend.js';
+import { bearer, call } from '../support/http.js';
+import { twoStorages } from '../support/shared-storage.js';
+import { shopDocument } from '../support/shop.js';
+
+// Every cache (answers, totals, the search index) is invalidated by every write path: the
+// product update, the order update and the import, in this process and in another one.
+
+const P = '/v2/projects/shop';
+
+async function snapshot(app: FastifyInstance, key: string) {
+  const get = async (url: string, headers: Record<string, string> = {}) => (await call(app, 'GET', `${P}${url}`, { headers })).body;
+  return {
+    list: await get('/products/'),
+    single: await get('/products/12'),
+    search: await get('/products/?search=renamed'),
+    page2: await get('/products/?perpage=2&page=2'),
+    hidden: await get('/products/?fetch_hidden=true', bearer(key)),
+    paid: await get('/orders/?payment_status=paid', bearer(key)),
+  };
+}
+
+eachBackend('caches are invalidated by every write path', (backend) => {
+  test('a product update is seen at once by lists, the product, search and totals', async (t) => {
+    const { app, storage, key } = await testApp(t, backend);
+    await importDocument(storage.db, shopDocument());
+    const k = await key('shop');
+    const before = await snapshot(app, k);
+    assert.equal(before.search.meta.total, 0);
+    // Asked twice: the second answer comes from the caches and must be the same.
+    assert.deepEqual(await snapshot(app, k), before);
+
+    const r = await call(app, 'POST', `${P}/products/12`, { headers: bearer(k), body: { name: 'Renamed apple', price: 12345 } });
+    assert.equal(r.status, 200);
+    const after = await snapshot(app, k);
+    assert.equal(after.single.name, 'Renamed apple');
+    assert.equal(after.single.price, 12345);
+    assert.equal(after.list.data.find((p: { id: number }) => p.id === 12).price, 12345);
+    assert.deepEqual(after.search.data.map((p: { id: number }) => p.id), [12]);
+    assert.equal(after.search.meta.total, 1);
+    assert.equal(after.hidden.data.find((p: { id: number }) => p.id === 12).name, 'Renamed apple');
+  });
+
+  test('an import changes cached answers and totals', async (t) => {
+    const { app, storage, key } = await testApp(t, backend);
+    await importDocument(storage.db, shopDocument());
+    const k = await key('shop');
+    const before = await snapshot(app, k);
+    const doc = shopDocument();
+    await importDocument(storage.db, {
+      project: doc.project,
+      products: [{ id: 900, handle: 'renamed-new', name: 'Renamed newcomer', price: 5, created_at: 2_000_000_000 }],
+      orders: [{ id: 900, customer_email: 'new@example.com', payment_status: 'paid', items: [] }],
+    });
+    const after = await snapshot(app, k);
+    assert.equal(after.list.meta.total, before.list.meta.total + 1);
+    assert.equal(after.list.data[0].id, 900);
+    assert.equal(after.hidden.meta.total, before.hidden.meta.total + 1);
+    assert.equal(after.search.meta.total, 1);
+    assert.equal(after.paid.meta.total, before.paid.meta.total + 1);
+    assert.equal(after.page2.meta.total, before.page2.meta.total + 1);
+  });
+
+  test('an order update changes cached order totals', async (t) => {
+    const { app, storage, key } = await testApp(t, backend);
+    await importDocument(storage.db, shopDocument());
+    const k = await key('shop');
+    const list = async () => (await call(app, 'GET', `${P}/orders/?payment_status=refunded`, { headers: bearer(k) })).body;
+    const before = await list();
+    const some = (await call(app, 'GET', `${P}/orders/?payment_status=paid`, { headers: bearer(k) })).body.data[0];
+    assert.ok(some, 'the shop has a paid order');
+    assert.equal((await call(app, 'POST', `${P}/orders/${some.id}`, { headers: bearer(k), body: { payment_status: 'refunded' } })).status, 200);
+    const after = await list();
+    assert.equal(after.meta.total, before.meta.total + 1);
+    assert.ok(after.data.some((o: { id: number }) => o.id === some.id));
+  });
+
+  test("another process's writes are seen by the next request", async (t) => {
+    const { a, b, close } = await twoStorages(backend);
+    t.after(close);
+    await importDocument(a.db, shopDocument());
+    const appA = await buildApp({ storage: a });
+    const appB = await buildApp({ storage: b });
+    t.after(async () => {
+      await appA.close();
+      await appB.close();
+    });
+    const k = (await createKey(a.db, 'shop', 'test')).key;
+    const before = await snapshot(appA, k);
+    assert.deepEqual(await snapshot(appA, k), before);
+
+    // B updates a product and an order through the API, then imports a product.
+    assert.equal((await call(appB, 'POST', `${P}/products/12`, { headers: bearer(k), body: { name: 'Renamed by B' } })).status, 200);
+    const paid = before.paid.data[0];
+    assert.equal((await call(appB, 'POST', `${P}/orders/${paid.id}`, { headers: bearer(k), body: { payment_status: 'failed' } })).status, 200);
+    let seen = await snapshot(appA, k);
+    assert.equal(seen.single.name, 'Renamed by B');
+    assert.equal(seen.search.meta.total, 1);
+    assert.equal(seen.paid.meta.total, before.paid.meta.total - 1);
+
+    await importDocument(b.db, { project: shopDocument().project, products: [{ id: 901, handle: 'from-b', name: 'From B', price: 1, created_at: 2_000_000_000 }] });
+    seen = await snapshot(appA, k);
+    assert.equal(seen.list.meta.total, before.list.meta.total + 1);
+    assert.equal(seen.list.data[0].id, 901);
+  });
+
+  test('a cached answer is the same bytes with the same ETag, and revalidates to 304', async (t) => {
+    const { app, storage } = await testApp(t, backend);
+    await importDocument(storage.db, shopDocument());
+    const first = await call(app, 'GET', `${P}/products/?order=price_asc`);
+    const second = await call(app, 'GET', `${P}/products/?order=price_asc`);
+    assert.equal(second.text, first.text);
+    assert.equal(second.headers.etag, first.headers.etag);
+    assert.equal(second.headers['content-type'], first.headers['content-type']);
+    const revalidated = await call(app, 'GET', `${P}/products/?order=price_asc`, { headers: { 'if-none-match': String(first.headers.etag) } });
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.text, '');
+  });
+});
