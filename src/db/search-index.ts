@@ -52,12 +52,15 @@ export function likePattern(term: string): string {
 /**
  * The condition "search_text contains term" on the products table. The term is lower-cased.
  * On SQLite a term of three characters or more is first narrowed by the trigram index;
- * shorter terms have no trigram and are scanned, as before.
+ * shorter terms have no trigram and are scanned, as before. `walk`: the term matches many
+ * rows, so walk the ordering's index and test each row against the matches (a unary + keeps
+ * SQLite from driving the query from them), rather than sorting every match.
  */
-export function searchCondition(db: Kysely<any>, term: string): RawBuilder<boolean> {
+export function searchCondition(db: Kysely<any>, term: string, walk = false): RawBuilder<boolean> {
   const like = sql<boolean>`products.search_text like ${likePattern(term)} escape '\\'`;
   if (isPostgres(db) || [...term].length < 3) return like;
-  return sql<boolean>`products.rowid in (select rowid from products_fts where products_fts match ${trigramQuery(term)}) and ${like}`;
+  const rowid = walk ? sql`+products.rowid` : sql`products.rowid`;
+  return sql<boolean>`${rowid} in (select rowid from products_fts where products_fts match ${trigramQuery(term)}) and ${like}`;
 }
 
 /**

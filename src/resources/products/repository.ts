@@ -2,7 +2,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { CountScope } from '../../cache/count-cache.js';
 import { bumpDataVersion } from '../../db/data-version.js';
-import { forUpdate } from '../../db/dialect.js';
+import { forUpdate, isPostgres } from '../../db/dialect.js';
 import { searchCondition } from '../../db/search-index.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
@@ -24,10 +24,21 @@ function filterKey(f: ProductFilter): string {
 
 const ORDER_COLUMNS = { name: 'name_key', price: 'price', date: 'created_at', custom: 'custom_sort' } as const;
 
-function filtered(db: Kysely<Database>, f: ProductFilter): SelectQueryBuilder<Database, 'products', {}> {
+/**
+ * The rows of a filter. `walk` (SQLite): the filter matches many rows, so the query should
+ * walk the ordering's index and test each row; otherwise it starts from the few matches of
+ * the category or the search and sorts them. PostgreSQL's planner makes this choice itself
+ * from its statistics; SQLite's takes the first form whatever the numbers.
+ */
+function filtered(db: Kysely<Database>, f: ProductFilter, walk = true): SelectQueryBuilder<Database, 'products', {}> {
   let q = db.selectFrom('products').where('products.project_id', '=', f.projectId);
   if (!f.includeHidden) q = q.where('products.show_in_store', '=', 1);
-  if (f.categoryId !== undefined) {
+  if (f.categoryId !== undefined && !walk) {
+    const categoryId = f.categoryId;
+    q = q.where('products.id', 'in', (eb) =>
+      eb.selectFrom('product_categories as pc').select('pc.product_id').where('pc.project_id', '=', f.projectId).where('pc.category_id', '=', categoryId),
+    );
+  } else if (f.categoryId !== undefined) {
     const categoryId = f.categoryId;
     q = q.where(({ exists, selectFrom }) =>
       exists(
@@ -40,7 +51,7 @@ function filtered(db: Kysely<Database>, f: ProductFilter): SelectQueryBuilder<Da
     );
   }
   if (f.ids) q = q.where('products.id', 'in', f.ids);
-  if (f.search) q = q.where(searchCondition(db, f.search.toLowerCase()));
+  if (f.search) q = q.where(searchCondition(db, f.search.toLowerCase(), walk));
   return q;
 }
 
@@ -54,20 +65,50 @@ export async function listProducts(
 ): Promise<{ rows: ProductRow[]; total: number }> {
   // A search term holding the field separator could only match across two fields.
   if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
-  let q = filtered(db, filter).selectAll('products');
+  const countOf = (f: ProductFilter) => {
+    const count = async () => Number((await filtered(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    return counts ? counts.cache.get(counts.project, filterKey(f), count) : count();
+  };
+  const offset = (page - 1) * perpage;
+  const sqlite = !isPostgres(db);
+  const narrowed = filter.categoryId !== undefined || (filter.search !== undefined && [...filter.search].length >= 3);
+  if (!sqlite || !narrowed) {
+    const [rows, total] = await Promise.all([pageOf(db, filter, order, offset, perpage, true), countOf(filter)]);
+    return { rows, total };
+  }
+  // SQLite, a category or a searched term: the totals (cached) tell how dense the matches
+  // are. Walking the ordering's index reads about (offset + perpage) * all / matches rows;
+  // starting from the matches reads and sorts all of them. Take the cheaper.
+  const [total, all] = await Promise.all([countOf(filter), countOf({ projectId: filter.projectId, includeHidden: filter.includeHidden })]);
+  if (offset >= total) return { rows: [], total };
+  const walk = total * total > (offset + perpage) * all;
+  return { rows: await pageOf(db, filter, order, offset, perpage, walk), total };
+}
+
+async function pageOf(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[], offset: number, perpage: number, walk: boolean): Promise<ProductRow[]> {
+  let q = filtered(db, filter, walk).selectAll('products');
   for (const clause of order) {
     const [key, dir] = clause.split('_') as [keyof typeof ORDER_COLUMNS, 'asc' | 'desc'];
     q = q.orderBy(`products.${ORDER_COLUMNS[key]}`, dir);
   }
   // Rows still tied after every clause: by id, in the direction of the last clause.
   q = q.orderBy('products.id', order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc');
-  const count = async () =>
-    Number((await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const [rows, total] = await Promise.all([
-    q.limit(perpage).offset((page - 1) * perpage).execute(),
-    counts ? counts.cache.get(counts.project, filterKey(filter), count) : count(),
-  ]);
-  return { rows, total };
+  if (order.length > 1 && walk && !isPostgres(db)) {
+    // SQLite sorts the whole match for an ORDER BY of several keys, even with an index on the
+    // first one (PostgreSQL sorts incrementally). The first key of the page's last row,
+    // found on that index, bounds the rows that can be on the page: only they are sorted.
+    const [key, dir] = order[0].split('_') as [keyof typeof ORDER_COLUMNS, 'asc' | 'desc'];
+    const column = `products.${ORDER_COLUMNS[key]}` as const;
+    const last = await filtered(db, filter, walk)
+      .select(sql<string | number>`${sql.ref(column)}`.as('v'))
+      .orderBy(column, dir)
+      .orderBy('products.id', dir)
+      .limit(1)
+      .offset(offset + perpage - 1)
+      .executeTakeFirst();
+    if (last) q = q.where(column, dir === 'asc' ? '<=' : '>=', last.v);
+  }
+  return q.limit(perpage).offset(offset).execute();
 }
 
 export async function findProduct(db: Kysely<Database>, projectId: string, ref: Ref, includeHidden: boolean): Promise<ProductRow | undefined> {
