@@ -23,16 +23,17 @@ const MAX_BYTES = Number(process.env.STOREFRONT_ANSWER_CACHE_BYTES ?? 32 * 1024 
 
 export function registerAnswerCache(app: FastifyInstance): void {
   const enabled = process.env.STOREFRONT_ANSWER_CACHE !== '0';
-  const cache = new Lru<{ payload: string; etag: string }>(MAX_BYTES, (a) => a.payload.length * 2 + 64);
+  const cache = new Lru<{ payload: Buffer; etag: string }>(MAX_BYTES, (a) => a.payload.length + 64);
   app.decorateRequest('answerKey', null);
   app.decorate('answerCache', {
-    /** the stored answer for this request, already sent as JSON text; undefined on a miss */
-    lookup(request: FastifyRequest, reply: FastifyReply): string | undefined {
+    /** the stored answer for this request, as the JSON bytes sent; undefined on a miss */
+    lookup(request: FastifyRequest, reply: FastifyReply): Buffer | undefined {
       if (!enabled || request.isPrivate) return undefined;
       const key = versionedKey(request.project, request.url);
       const hit = cache.get(key);
       if (hit !== undefined) {
-        // A string with a JSON content type is sent as is, past the route's serialiser.
+        // A Buffer is sent as is, past the route's serialiser; kept as bytes, a large answer is
+        // not encoded to UTF-8 again for every request.
         reply.type('application/json; charset=utf-8');
         reply.header('etag', hit.etag);
         return hit.payload;
@@ -43,9 +44,11 @@ export function registerAnswerCache(app: FastifyInstance): void {
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.answerKey !== null && reply.statusCode === 200 && typeof payload === 'string') {
-      const etag = etagOf(payload);
+      const bytes = Buffer.from(payload);
+      const etag = etagOf(bytes);
       reply.header('etag', etag);
-      cache.set(request.answerKey, { payload, etag });
+      cache.set(request.answerKey, { payload: bytes, etag });
+      return bytes;
     }
     return payload;
   });
@@ -53,6 +56,6 @@ export function registerAnswerCache(app: FastifyInstance): void {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    answerCache: { lookup(request: FastifyRequest, reply: FastifyReply): string | undefined };
+    answerCache: { lookup(request: FastifyRequest, reply: FastifyReply): Buffer | undefined };
   }
 }
