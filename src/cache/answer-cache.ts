@@ -3,12 +3,14 @@ import { etagOf } from '../http/caching.js';
 import { Lru } from './lru.js';
 import { versionedKey } from './versioned-key.js';
 
-// Public answers (products list and single product without fetch_hidden) as the serialised
-// JSON sent and its ETag, keyed by project, data_version and the request URL. A hit skips the
+// Answers of the products and orders lists and of a single product, as the serialised JSON
+// sent and its ETag, keyed by project, data_version and the request URL. A hit skips the
 // database, the presenter, the serialiser and the hashing; the ETag is the one
 // src/http/caching.ts computes for the same bytes, so revalidation works alike for hits and
-// misses. Private answers (a key,
-// fetch_hidden=true) are never stored.
+// misses. Answers that need a key (fetch_hidden=true, orders) are kept in this process's
+// memory like the public ones and handed out only after the request's own key passed the
+// check in src/http/project-scope.ts, which runs before any handler; they depend on the
+// project, never on which of its keys asked, and still go out as `private, no-store`.
 //
 // STOREFRONT_ANSWER_CACHE=0 turns it off (the bench uses it to measure the queries alone).
 
@@ -28,7 +30,7 @@ export function registerAnswerCache(app: FastifyInstance): void {
   app.decorate('answerCache', {
     /** the stored answer for this request, as the JSON bytes sent; undefined on a miss */
     lookup(request: FastifyRequest, reply: FastifyReply): Buffer | undefined {
-      if (!enabled || request.isPrivate) return undefined;
+      if (!enabled) return undefined;
       const key = versionedKey(request.project, request.url);
       const hit = cache.get(key);
       if (hit !== undefined) {

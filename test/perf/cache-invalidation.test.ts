@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { importDocument } from '../../src/import/import.js';
-import { createKey } from '../../src/keys/repository.js';
+import { createKey, revokeKey } from '../../src/keys/repository.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { bearer, call } from '../support/http.js';
@@ -109,6 +109,25 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     seen = await snapshot(appA, k);
     assert.equal(seen.list.meta.total, before.list.meta.total + 1);
     assert.equal(seen.list.data[0].id, 901);
+  });
+
+  test('a cached private answer is handed out only after the key check: revoked and foreign keys get 401', async (t) => {
+    const { app, storage, key } = await testApp(t, backend);
+    await importDocument(storage.db, shopDocument());
+    const created = await createKey(storage.db, 'shop', 'soon revoked');
+    const foreign = await key('other');
+    for (const url of [`${P}/products/?fetch_hidden=true`, `${P}/orders/?payment_status=paid`]) {
+      const first = await call(app, 'GET', url, { headers: bearer(created.key) });
+      assert.equal(first.status, 200);
+      assert.equal(first.headers['cache-control'], 'private, no-store');
+      assert.equal((await call(app, 'GET', url, { headers: bearer(created.key) })).text, first.text);
+      assert.equal((await call(app, 'GET', url, { headers: bearer(foreign) })).status, 401);
+      assert.equal((await call(app, 'GET', url)).status, 401);
+    }
+    await revokeKey(storage.db, created.id);
+    for (const url of [`${P}/products/?fetch_hidden=true`, `${P}/orders/?payment_status=paid`]) {
+      assert.equal((await call(app, 'GET', url, { headers: bearer(created.key) })).status, 401);
+    }
   });
 
   test('a cached answer is the same bytes with the same ETag, and revalidates to 304', async (t) => {

@@ -22,7 +22,10 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: OrderListQuery,
       response: { 200: OrderList, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
+      // Cached per data_version (src/cache/answer-cache.ts); the key was checked before.
+      const cached = app.answerCache.lookup(request, reply);
+      if (cached !== undefined) return reply.send(cached as never);
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
