@@ -48,6 +48,10 @@ async function main(): Promise<void> {
     results: [],
     imports: [],
   };
+  mkdirSync(values.out!, { recursive: true });
+  const file = join(values.out!, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
+  // Written after every step, so that a long run that is stopped still leaves its figures.
+  const save = () => writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
   const basePort = await freePort();
   const baseline = await startServer([join(ROOT, 'dist', 'bench', 'baseline-server.js'), String(basePort)], basePort, '/2');
   try {
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
         const db = await createDatabase(backend, work, `${size}`);
         try {
           run.results.push(...(await measureSize(backend, size, db.url, baseline)));
+          save();
         } finally {
           await db.drop();
         }
@@ -64,6 +69,7 @@ async function main(): Promise<void> {
         const db = await createDatabase(backend, work, 'import');
         try {
           run.imports.push(await measureImport(backend, importSize, db.url, work));
+          save();
         } finally {
           await db.drop();
         }
@@ -74,9 +80,7 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   run.finished_at = new Date().toISOString();
-  mkdirSync(values.out!, { recursive: true });
-  const file = join(values.out!, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
-  writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  save();
   printRun(run);
   process.stdout.write(`\nwritten to ${file}\n`);
 }

@@ -11,6 +11,19 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'bin', 'storefront.js');
 
+// Children still running when the bench ends (an error, Ctrl-C) are stopped with it.
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
+
+function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 /** Resident set size of a process in bytes (Linux), or 0 when unknown. */
 export function rss(pid: number): number {
   try {
@@ -48,7 +61,7 @@ export async function freePort(): Promise<number> {
 
 /** Starts a node script serving on `port` and waits until `probe` answers. */
 export async function startServer(args: string[], port: number, probe: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = track(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] }));
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   let exited = false;
@@ -76,12 +89,12 @@ async function stop(child: ChildProcess): Promise<void> {
 /** Runs the CLI to completion; rejects with its stderr when it fails. Reports its peak RSS. */
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; seconds: number; peakRss: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = track(spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   const stopWatch = watchRss(child.pid!);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((r) => child.on('exit', r));
   const peakRss = stopWatch();
   if (code !== 0) throw new Error(`storefront ${args[0]} failed (${code}): ${stderr.trim()}`);
