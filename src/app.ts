@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { toolkitRoute } from './client/toolkit-route.js';
 import type { Storage } from './db/connect.js';
 import { registerCaching } from './http/caching.js';
 import { registerErrorHandling } from './http/errors-handler.js';
@@ -63,6 +64,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   for (const schema of [ErrorBody, Product, Category, Plan]) app.addSchema(schema);
 
   const routes = collectRoutes(app);
+  await app.register(toolkitRoute);
   await app.register(
     async (scope) => {
       registerProjectScope(scope);
