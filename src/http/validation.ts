@@ -23,8 +23,9 @@ export function coerceQuery(request: FastifyRequest): void {
 }
 
 /** A sentence saying what a value must be, read off its schema, for error messages. */
-export function describeRule(schema: JsonSchema | undefined): string | undefined {
+export function describeRule(schema: JsonSchema | undefined, keyword?: string): string | undefined {
   if (!schema) return undefined;
+  if (keyword === 'pattern') return schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`;
   const literals = literalValues(schema);
   if (literals) return `must be one of ${literals.join(', ')}`;
   const min = schema.minimum as number | undefined;
@@ -62,9 +63,8 @@ function literalValues(schema: JsonSchema): unknown[] | undefined {
   return undefined;
 }
 
-/** Turns Ajv's errors for one part of the request into a 400 naming each field. */
-export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
-  const where = context === 'querystring' ? 'parameter' : 'field';
+/** Ajv errors as { field, message } pairs, one per field. `where` names what an unknown key is. */
+export function ajvDetails(errors: FastifySchemaValidationError[], where: 'parameter' | 'field', root: string): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const e of errors as Array<FastifySchemaValidationError & { parentSchema?: JsonSchema }>) {
     const path = fieldPath(e.instancePath);
@@ -75,13 +75,19 @@ export function validationError(errors: FastifySchemaValidationError[], context:
     } else if (e.keyword === 'required') {
       detail = { field: join(path, String(params.missingProperty)), message: 'is required' };
     } else if (e.keyword === 'minProperties' && path === '') {
-      detail = { field: 'body', message: 'must name at least one field to change' };
+      detail = { field: root, message: 'must name at least one field to change' };
     } else {
-      const rule = describeRule(e.parentSchema) ?? e.message ?? 'is invalid';
-      detail = { field: path || (context === 'body' ? 'body' : context), message: rule };
+      const rule = describeRule(e.parentSchema, e.keyword) ?? e.message ?? 'is invalid';
+      detail = { field: path || root, message: rule };
     }
     if (!details.some((d) => d.field === detail.field)) details.push(detail);
   }
+  return details;
+}
+
+/** Turns Ajv's errors for one part of the request into a 400 naming each field. */
+export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
+  const details = ajvDetails(errors, context === 'querystring' ? 'parameter' : 'field', context === 'body' ? 'body' : context);
   const first = details[0] ?? { field: context, message: 'is invalid' };
   return new ApiError(400, `${first.field} ${first.message}`, details);
 }

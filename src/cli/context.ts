@@ -1,0 +1,62 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_DATABASE_URL } from '../config.js';
+import { type Storage, connect } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+
+/** A CLI failure: printed as one line on stderr, exit code 1 (2 for usage). */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+    readonly lines: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+export const databaseOption = { database: { type: 'string' } } as const;
+
+/** parseArgs with our error style: unknown options and missing values are usage errors. */
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T, positionals: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...databaseOption, ...options }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new CliError(`storefront ${command}: ${(e as Error).message.split('\n')[0]}`, 2);
+  }
+  if (parsed.positionals.length < positionals.length) {
+    throw new CliError(`storefront ${command}: missing <${positionals[parsed.positionals.length]}> (usage: storefront ${command} ${positionals.map((p) => `<${p}>`).join(' ')})`, 2);
+  }
+  if (parsed.positionals.length > positionals.length) throw new CliError(`storefront ${command}: unexpected argument "${parsed.positionals[positionals.length]}"`, 2);
+  return parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
+}
+
+export function databaseUrl(values: Record<string, unknown>): string {
+  return (values.database as string | undefined) || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+}
+
+/** Opens the storage and brings its schema up to date, as every command that touches it does. */
+export async function openStorage(values: Record<string, unknown>): Promise<Storage> {
+  let storage: Storage;
+  try {
+    storage = connect(databaseUrl(values));
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  try {
+    await migrateToLatest(storage.db);
+  } catch (e) {
+    await storage.close().catch(() => {});
+    throw new CliError(`cannot open ${storage.describe}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  return storage;
+}
+
+export async function withStorage<T>(values: Record<string, unknown>, work: (storage: Storage) => Promise<T>): Promise<T> {
+  const storage = await openStorage(values);
+  try {
+    return await work(storage);
+  } finally {
+    await storage.close();
+  }
+}

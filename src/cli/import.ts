@@ -1,0 +1,25 @@
+import { ImportError, importFile } from '../import/import.js';
+import { KINDS, type Kind } from '../import/records.js';
+import { CliError, parse, withStorage } from './context.js';
+
+export async function importCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parse('import', args, {}, ['file']);
+  const [file] = positionals;
+  const tty = process.stderr.isTTY;
+  const started = Date.now();
+  try {
+    const summary = await withStorage(values, (storage) =>
+      importFile(storage.db, file, { onProgress: tty ? (n) => process.stderr.write(`\rread ${n.toLocaleString('en-US')} records…`) : undefined }),
+    );
+    if (tty) process.stderr.write('\r\x1b[K');
+    const counts = (Object.keys(KINDS) as Kind[]).map((k) => `${summary.counts[k]} ${k}`).join(', ');
+    process.stdout.write(`imported into ${summary.projectId}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  } catch (e) {
+    if (tty) process.stderr.write('\r\x1b[K');
+    if (e instanceof ImportError) {
+      const more = e.total > e.problems.length ? [`… and ${e.total - e.problems.length} more`] : [];
+      throw new CliError(`storefront import: ${file}: ${e.total} problem${e.total === 1 ? '' : 's'}, nothing was imported`, 1, [...e.problems, ...more]);
+    }
+    throw e;
+  }
+}

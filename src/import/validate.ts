@@ -1,0 +1,37 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { TSchema } from 'typebox';
+import { ajvDetails } from '../http/validation.js';
+import type { ErrorDetail } from '../errors.js';
+import { CategoryRecord, type Kind, OrderRecord, PlanRecord, ProductRecord, ProjectRecord, UserRecord } from './records.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+addFormats(ajv);
+
+const compiled = new Map<string, ValidateFunction>();
+function validator(schema: TSchema): ValidateFunction {
+  let v = compiled.get(schema as unknown as string);
+  if (!v) {
+    v = ajv.compile(schema);
+    compiled.set(schema as unknown as string, v);
+  }
+  return v;
+}
+
+const schemas: Record<Kind | 'project', TSchema> = {
+  project: ProjectRecord,
+  categories: CategoryRecord,
+  products: ProductRecord,
+  plans: PlanRecord,
+  users: UserRecord,
+  orders: OrderRecord,
+};
+
+/** The problems of one record, empty when it is valid. */
+export function checkRecord(kind: Kind | 'project', value: unknown): ErrorDetail[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ field: '', message: 'must be a JSON object' }];
+  const v = validator(schemas[kind]);
+  if (v(value)) return [];
+  return ajvDetails((v.errors ?? []) as ErrorObject[] as never, 'field', '');
+}

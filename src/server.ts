@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type Storage, connect } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { isEmpty, loadDemo } from './demo/load-demo.js';
+
+// Listening and closing, nothing else: the API itself is built in app.ts.
+
+export interface RunningServer {
+  app: FastifyInstance;
+  storage: Storage;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
+  const storage = connect(config.databaseUrl);
+  await migrateToLatest(storage.db);
+  let demo: { projectId: string; key: string } | undefined;
+  if (config.demo && (await isEmpty(storage.db))) demo = await loadDemo(storage.db);
+
+  const app = await buildApp({ storage, logger: { level: config.logLevel } });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${shownHost}:${port}`;
+  if (demo) {
+    const base = `${url}/v2/projects/${demo.projectId}`;
+    out.write(
+      [
+        '',
+        `Loaded the demo project "${demo.projectId}" into ${storage.describe}.`,
+        `API key for "${demo.projectId}" (shown only now): ${demo.key}`,
+        'Try:',
+        `  curl '${base}/products/?perpage=3&order=price_asc'`,
+        `  curl -H 'Authorization: Bearer ${demo.key}' '${base}/products/?fetch_hidden=true&perpage=3'`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close(); // stops accepting, lets requests in flight finish
+      await storage.close();
+    })());
+  return { app, storage, url, close };
+}
+
+/** Closes cleanly on SIGTERM and SIGINT: no accepted request is cut off. */
+export function closeOnSignals(server: RunningServer): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      server.app.log.info({ signal }, 'shutting down');
+      server.close().then(
+        () => process.exit(0),
+        (err) => {
+          server.app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
