@@ -7,7 +7,7 @@ import { type Browser, chromium } from 'playwright-core';
 // process may use apt, it is installed; when that is impossible the tests are skipped,
 // loudly, with the reason.
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -26,13 +26,20 @@ let lookup: ChromiumLookup | undefined;
 
 /** The Chromium executable, installing it with apt when needed; or why there is none. */
 export function findChromium(): ChromiumLookup {
-  lookup ??= locate() ?? install();
+  lookup ??= chosen() ?? locate() ?? install();
   if (lookup.skip) console.log(`\n# !!! BROWSER TESTS SKIPPED: ${lookup.skip}\n`);
   return lookup;
 }
 
+/** CHROMIUM_PATH names the browser to use (a Chrome, say); a wrong one is not silently replaced. */
+function chosen(): ChromiumLookup | undefined {
+  const path = process.env.CHROMIUM_PATH;
+  if (!path) return undefined;
+  return existsSync(path) ? { path, skip: false } : { path: undefined, skip: `CHROMIUM_PATH=${path} does not exist` };
+}
+
 function locate(): ChromiumLookup | undefined {
-  const path = CANDIDATES.find((p): p is string => !!p && existsSync(p));
+  const path = CANDIDATES.find((p) => existsSync(p));
   return path ? { path, skip: false } : undefined;
 }
 
