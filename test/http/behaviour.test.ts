@@ -113,6 +113,11 @@ eachBackend('HTTP behaviour', (backend) => {
       assert.equal(r.headers.allow, allow);
       assert.equal(r.body.error.code, 'method_not_allowed');
     }
+    // whatever the body: nobody reads it
+    const withText = await call(t.app, 'PUT', `${P}/products/1`, { raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    assert.equal(withText.status, 405);
+    const postText = await call(t.app, 'POST', `${P}/plans/`, { raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    assert.equal(postText.status, 405);
   });
 
   test('every error is the JSON envelope, with nothing internal in it', async () => {
