@@ -17,5 +17,4 @@ export function createClient(options: ClientOptions): Client {
 
 export type { Api, ClientOptions, RequestOptions } from './api.js';
 export { ApiError, NetworkError, type ErrorBody } from './errors.js';
-export type * from './people-records.js';
 export type * from './records.js';

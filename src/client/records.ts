@@ -2,10 +2,17 @@
 // is `import type`: it vanishes from the compiled client, which so has no runtime dependency.
 
 import type { CategoryNode } from '../resources/categories/schemas.js';
+import type { Order, OrderListQuery, OrderUpdate } from '../resources/orders/schemas.js';
 import type { Plan } from '../resources/plans/schemas.js';
 import type { Product, ProductListQuery, ProductUpdate } from '../resources/products/schemas.js';
+import type { User, UserListQuery } from '../resources/users/schemas.js';
 
-export type { Plan, Product, ProductListQuery, ProductUpdate };
+export type { Order, OrderListQuery, OrderUpdate, Plan, Product, ProductListQuery, ProductUpdate, User, UserListQuery };
+
+export type OrderItem = Order['items'][number];
+export type PaymentStatus = Order['payment_status'];
+export type FulfillmentStatus = Order['fulfillment_status'];
+export type Subscription = User['subscriptions'][number];
 
 /** A category with its subcategories, nested to any depth. */
 export type Category = CategoryNode;

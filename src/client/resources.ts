@@ -1,9 +1,11 @@
 import type { Api } from './api.js';
-import type { Order, OrderListQuery, OrderUpdate, User, UserListQuery } from './people-records.js';
 import { queryString, segment } from './query.js';
 import type {
   Category,
   CategoryListQuery,
+  Order,
+  OrderListQuery,
+  OrderUpdate,
   Paged,
   Plan,
   PlanList,
@@ -11,6 +13,8 @@ import type {
   ProductGetQuery,
   ProductListQuery,
   ProductUpdate,
+  User,
+  UserListQuery,
 } from './records.js';
 
 // Typed helpers: each is one call of api() with a typed path, query and answer, nothing more.
