@@ -13,6 +13,8 @@ export const TOOLKIT_CACHE_CONTROL = 'public, max-age=86400';
 export async function toolkitRoute(app: FastifyInstance): Promise<void> {
   const script = readToolkit();
   app.get('/toolkit.js', {
+    // A script, not part of the JSON API: kept out of the OpenAPI document like /docs.
+    schema: { hide: true },
     // A route-level onSend runs after the app-wide ones, so this lifetime replaces the
     // API's `public, no-cache` for this one route, on 200 and 304 answers alike.
     onSend: async (_request, reply, payload) => {
