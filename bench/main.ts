@@ -9,7 +9,7 @@ import { load } from './load.js';
 import { writeNdjson } from './ndjson.js';
 import { CLI, ROOT, type Server, freePort, runCli, startServer, watchRss } from './processes.js';
 import { type Fixtures, queries } from './queries.js';
-import { type ImportRow, type QueryRow, type Run, printRun } from './report.js';
+import { type ImportRow, type QueryRow, type Run, printRun, printTargets } from './report.js';
 
 // `npm run bench`: generates catalogs of each size on each backend, starts the API server on
 // them, and measures every query with autocannon beside a bare node:http baseline answering
@@ -82,6 +82,8 @@ async function main(): Promise<void> {
   run.finished_at = new Date().toISOString();
   save();
   printRun(run);
+  process.stdout.write('\n');
+  printTargets(run);
   process.stdout.write(`\nwritten to ${file}\n`);
 }
 

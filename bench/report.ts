@@ -73,3 +73,38 @@ export function printRun(run: Run): void {
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }
+
+/** The targets of docs/PERFORMANCE.md, judged on the largest size of each backend. */
+export function printTargets(run: Run): void {
+  const out: string[] = ['| backend | target | measured | met |', '|---|---|---|---|'];
+  const line = (backend: string, target: string, measured: string, met: boolean | undefined) =>
+    out.push(`| ${backend} | ${target} | ${measured} | ${met === undefined ? 'n/a' : met ? 'yes' : 'NO'} |`);
+  for (const backend of [...new Set(run.results.map((r) => r.backend))]) {
+    const rows = run.results.filter((r) => r.backend === backend && r.api);
+    const sizes = [...new Set(rows.map((r) => r.size))].sort((a, b) => a - b);
+    const big = sizes[sizes.length - 1];
+    const at = (size: number, query: string) => rows.find((r) => r.size === size && r.query === query);
+    const product = at(big, 'product by handle');
+    const list = at(big, 'list page 1');
+    if (product) line(backend, `product by handle ≥ 50 % of baseline req/s at ${big}`, `${Math.round(product.ratio! * 100)} %`, product.ratio! >= 0.5);
+    if (list) line(backend, `list page 1 ≥ 35 % of baseline req/s at ${big}`, `${Math.round(list.ratio! * 100)} %`, list.ratio! >= 0.35);
+    for (const r of rows.filter((x) => x.size === big)) {
+      const limit = r.query.startsWith('search') ? 50 : 25;
+      line(backend, `${r.query}: p99 ≤ ${limit} ms`, `${r.api!.p99} ms`, r.api!.p99 <= limit);
+      const small = at(sizes[0], r.query);
+      if (small && sizes.length > 1) {
+        // autocannon reports whole milliseconds: 1 ms against 0 ms is within the resolution.
+        const met = r.api!.p50 <= Math.max(2 * small.api!.p50, 1);
+        line(backend, `${r.query}: p50 at ${big} ≤ 2 × p50 at ${sizes[0]}`, `${r.api!.p50} ms vs ${small.api!.p50} ms`, met);
+      }
+      if (r.total !== undefined) line(backend, `${r.query}: exact total`, String(r.total), r.total_ok);
+    }
+    const rss = rows.find((r) => r.size === big)?.server_rss_mib;
+    if (rss !== undefined) line(backend, `server RSS ≤ 300 MiB under load at ${big}`, `${rss} MiB`, rss <= 300);
+  }
+  for (const i of run.imports) {
+    line(i.backend, `NDJSON import of ${i.products} products ≤ 90 s`, `${i.seconds} s`, i.seconds <= 90);
+    line(i.backend, `import RSS ≤ 400 MiB`, `${i.peak_rss_mib} MiB`, i.peak_rss_mib <= 400);
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
