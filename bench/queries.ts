@@ -30,7 +30,7 @@ export function queries(f: Fixtures): Query[] {
       name: 'category',
       path: `/products/?category=${f.categoryId}`,
       expect: 200,
-      total: { table: 'products', where: `${visible} and id in (select product_id from product_categories where project_id = products.project_id and category_id = ${f.categoryId})` },
+      total: { table: 'products', where: `${visible} and id in (select product_id from product_categories where project_id = '${f.project}' and category_id = ${f.categoryId})` },
     },
     { name: 'order=price_asc,name_asc', path: '/products/?order=price_asc,name_asc', expect: 200, total: { table: 'products', where: visible } },
     { name: `search "${f.search}"`, path: `/products/?search=${f.search}`, expect: 200, total: { table: 'products', where: `${visible} and search_text like '%${f.search}%'` } },
