@@ -96,13 +96,16 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     const before = await snapshot(appA, k);
     assert.deepEqual(await snapshot(appA, k), before);
 
-    // B updates a product and an order through the API, then imports a product.
+    // B updates a product, then an order, through the API, then imports a product; A sees
+    // each write on its next request.
     assert.equal((await call(appB, 'POST', `${P}/products/12`, { headers: bearer(k), body: { name: 'Renamed by B' } })).status, 200);
-    const paid = before.paid.data[0];
-    assert.equal((await call(appB, 'POST', `${P}/orders/${paid.id}`, { headers: bearer(k), body: { payment_status: 'failed' } })).status, 200);
     let seen = await snapshot(appA, k);
     assert.equal(seen.single.name, 'Renamed by B');
     assert.equal(seen.search.meta.total, 1);
+    assert.equal(seen.hidden.data.find((p: { id: number }) => p.id === 12).name, 'Renamed by B');
+    const paid = before.paid.data[0];
+    assert.equal((await call(appB, 'POST', `${P}/orders/${paid.id}`, { headers: bearer(k), body: { payment_status: 'failed' } })).status, 200);
+    seen = await snapshot(appA, k);
     assert.equal(seen.paid.meta.total, before.paid.meta.total - 1);
 
     await importDocument(b.db, { project: shopDocument().project, products: [{ id: 901, handle: 'from-b', name: 'From B', price: 1, created_at: 2_000_000_000 }] });
