@@ -5,6 +5,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL: most connections one process opens (DATABASE_POOL_SIZE) */
+  databasePoolSize: number;
   demo: boolean;
   logLevel: string;
 }
@@ -19,6 +21,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port,
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || DEFAULT_DATABASE_URL),
+    databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
   };
@@ -27,5 +30,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 export function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new ConfigError(`port must be an integer from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+export function parsePoolSize(value: string): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${value}"`);
+  }
   return Number(value);
 }

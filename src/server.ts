@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { type Storage, connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isEmpty, loadDemo } from './demo/load-demo.js';
+import { isStorageUnavailable } from './http/errors-handler.js';
 
 // Listening and closing, nothing else: the API itself is built in app.ts.
 
@@ -15,10 +16,19 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
-  const storage = connect(config.databaseUrl);
-  await migrateToLatest(storage.db);
+  const storage = connect(config.databaseUrl, { poolSize: config.databasePoolSize });
   let demo: { projectId: string; key: string } | undefined;
-  if (config.demo && (await isEmpty(storage.db))) demo = await loadDemo(storage.db);
+  // Start-up needs the database (the schema is migrated first), so a database that cannot
+  // be reached fails fast with one clear line; a supervisor (systemd, Kubernetes) retries.
+  // Once running, the service rides out outages by itself: requests answer 503 meanwhile.
+  try {
+    await migrateToLatest(storage.db);
+    if (config.demo && (await isEmpty(storage.db))) demo = await loadDemo(storage.db);
+  } catch (e) {
+    await storage.close().catch(() => {});
+    const message = (e as Error).message?.split('\n')[0] || String(e);
+    throw new Error(isStorageUnavailable(e) ? `cannot reach the database ${storage.describe} (${message}); start it or fix DATABASE_URL, then retry` : message, { cause: e });
+  }
 
   const app = await buildApp({ storage, logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });

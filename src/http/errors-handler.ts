@@ -50,12 +50,23 @@ export function toApiError(error: FastifyError): ApiError {
   return new ApiError(500, 'internal error', undefined, { cause: error });
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+// What node-postgres and better-sqlite3 really throw when the database cannot answer now:
+// socket errors (the server is down or the network cut), PostgreSQL's connection and
+// shutdown classes (08, 57P0x), too_many_connections (53300), a statement timeout (57014),
+// and pg's own messages that carry no code (pool connect timeout, a connection ended
+// mid-query, a client-side query timeout). SQLITE_BUSY* is a lock held past busy_timeout.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', '57014', '53300', '08000', '08003', '08006', '08001', '08004',
+]);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|Client was closed and is not queryable/i;
 
 /** Errors that mean "the database cannot be reached right now", not "this request is wrong". */
 export function isStorageUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
-  if (!e) return false;
-  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error/i.test(e.message ?? '');
+  const e = error as { code?: unknown; message?: string; errors?: unknown[] } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('SQLITE_BUSY'))) return true;
+  if (UNAVAILABLE_MESSAGES.test(e.message ?? '')) return true;
+  // Connecting to a name with several addresses fails with an AggregateError of each try.
+  return Array.isArray(e.errors) && e.errors.some(isStorageUnavailable);
 }
