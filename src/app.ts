@@ -6,6 +6,7 @@ import { registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
 import { registerProjectScope } from './http/project-scope.js';
 import { ErrorBody } from './http/schemas.js';
+import { refuseNul } from './http/text-rules.js';
 import { coerceQuery } from './http/validation.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
@@ -53,6 +54,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   registerErrorHandling(app);
   registerCaching(app);
   app.addHook('preValidation', async (request) => coerceQuery(request));
+  app.addHook('preValidation', refuseNul);
   app.addHook('preValidation', async (request) => {
     if (request.method === 'POST' && !request.headers['content-type']) {
       const { ApiError } = await import('./errors.js');
