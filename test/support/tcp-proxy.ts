@@ -25,6 +25,14 @@ export class TcpProxy {
     if (this.server) return this.port;
     const server = createServer((client) => {
       this.accepted++;
+      if (this.frozen) {
+        // A partition: the connection opens but nothing ever comes back.
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => client.destroy());
+        client.pause();
+        return;
+      }
       const upstream = connect(this.targetPort, this.targetHost);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
@@ -48,8 +56,23 @@ export class TcpProxy {
     return this.port;
   }
 
+  private frozen = false;
+
+  /**
+   * A network partition without any reset: open connections stop carrying data and new
+   * ones open but are never answered. Clients notice only through their own timeouts.
+   */
+  freeze(): void {
+    this.frozen = true;
+    for (const s of this.sockets) {
+      s.unpipe();
+      s.pause();
+    }
+  }
+
   /** Refuses new connections and destroys every open one. */
   async stop(): Promise<void> {
+    this.frozen = false;
     const server = this.server;
     this.server = undefined;
     for (const s of this.sockets) s.destroy();
