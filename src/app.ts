@@ -1,13 +1,14 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Storage } from './db/connect.js';
+import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
 import { registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
 import { registerProjectScope } from './http/project-scope.js';
 import { ErrorBody } from './http/schemas.js';
-import { refuseNul } from './http/text-rules.js';
-import { coerceQuery } from './http/validation.js';
+import { coerceQuery, rejectNul } from './http/validation.js';
+import { openapiPlugin } from './openapi/plugin.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
@@ -33,7 +34,16 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   const app = Fastify({
     logger,
     bodyLimit: BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Handles are up to 128 characters; longer path segments still reach the handlers,
+    // which answer 404 for a record that cannot exist.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    frameworkErrors: (error, _request, reply) => {
+      const apiError =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError(404, 'not found')
+          : new ApiError(400, error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding)' : 'bad request');
+      void (reply as unknown as FastifyReply).code(apiError.status).send(apiError.toBody());
+    },
     ajv: {
       // Reject, never repair: unknown fields are a 400 (not silently dropped), types are not
       // coerced (query strings are converted strictly in coerceQuery), and every error is
@@ -42,6 +52,9 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     },
   });
   app.decorate('storage', storage);
+  // JSON is the only body this API reads: without Fastify's text/plain parser, any other
+  // Content-Type is a 415 rather than a string that fails validation.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(cors, {
     origin: '*',
@@ -53,11 +66,12 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   });
   registerErrorHandling(app);
   registerCaching(app);
-  app.addHook('preValidation', async (request) => coerceQuery(request));
-  app.addHook('preValidation', refuseNul);
   app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && !request.headers['content-type']) {
-      const { ApiError } = await import('./errors.js');
+    coerceQuery(request);
+    rejectNul(request.body, 'body');
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.body && !request.headers['content-type']) {
       throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
     }
   });
@@ -65,6 +79,8 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   for (const schema of [ErrorBody, Product, Category, Plan]) app.addSchema(schema);
 
   const routes = collectRoutes(app);
+  // Before the routes: the OpenAPI document is collected from them as they are added.
+  await app.register(openapiPlugin);
   await app.register(
     async (scope) => {
       registerProjectScope(scope);
@@ -75,6 +91,6 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     { prefix: '/v2/projects/:project_id' },
   );
   await app.after();
-  addMethodNotAllowedRoutes(app, routes);
+  await addMethodNotAllowedRoutes(app, routes);
   return app;
 }

@@ -10,22 +10,12 @@ const migrations: Record<string, Migration> = {
 };
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, migrationTableSchema: await migrationSchema(db) });
+  // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told
+  // which one: name the connection's own, so that two schemas of one database (tests,
+  // or several shops on one server) never share them.
+  const migrationTableSchema = isPostgres(db) ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-}
-
-/**
- * PostgreSQL: the schema the tables go to (the first of search_path). Kysely looks for its
- * migration tables in every schema unless told which: a database holding another copy of
- * the service in another schema (tests, or two shops side by side) would make it skip
- * creating its own tables and fail.
- */
-async function migrationSchema(db: Kysely<any>): Promise<string | undefined> {
-  if (!isPostgres(db)) return undefined;
-  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
-  const schema = rows[0]?.schema;
-  if (!schema) throw new Error('PostgreSQL has no current schema: the search_path names no schema that exists');
-  return schema;
 }

@@ -17,8 +17,28 @@ export function coerceQuery(request: FastifyRequest): void {
     if (Array.isArray(value)) throw new ApiError(400, `${name} must be given once`, [{ field: name, message: 'must be given once' }]);
     const type = schema?.properties?.[name]?.type;
     if (typeof value !== 'string') continue;
+    if (value.includes('\u0000')) throw nulError(name);
     if (type === 'integer' && /^[0-9]{1,15}$/.test(value)) query[name] = Number(value);
     else if (type === 'boolean' && (value === 'true' || value === 'false')) query[name] = value === 'true';
+  }
+}
+
+// No text this API stores or matches may hold a NUL character: PostgreSQL cannot store one,
+// and SQLite would cut the text there.
+function nulError(field: string): ApiError {
+  return new ApiError(400, `${field} must not contain NUL characters`, [{ field, message: 'must not contain NUL characters' }]);
+}
+
+/** Walks a parsed JSON body and refuses any string (or key) holding a NUL character. */
+export function rejectNul(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw nulError(path);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const field = path === 'body' ? k : `${path}.${k}`;
+      if (k.includes('\u0000')) throw nulError(field);
+      rejectNul(v, field);
+    }
   }
 }
 

@@ -1,7 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
-import { NUL_RULE, fieldWithNul } from '../http/text-rules.js';
 import { ajvDetails } from '../http/validation.js';
 import type { ErrorDetail } from '../errors.js';
 import { CategoryRecord, type Kind, OrderRecord, PlanRecord, ProductRecord, ProjectRecord, UserRecord } from './records.js';
@@ -32,8 +31,6 @@ const schemas: Record<Kind | 'project', TSchema> = {
 /** The problems of one record, empty when it is valid. */
 export function checkRecord(kind: Kind | 'project', value: unknown): ErrorDetail[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ field: '', message: 'must be a JSON object' }];
-  const nul = fieldWithNul(value);
-  if (nul) return [{ field: nul, message: NUL_RULE }];
   const v = validator(schemas[kind]);
   if (v(value)) return [];
   return ajvDetails((v.errors ?? []) as ErrorObject[] as never, 'field', '');
