@@ -6,17 +6,17 @@
 const PG = /\[postgres\]|postgresql/i;
 
 export default async function* backendCount(source) {
-  const stacks = new Map(); // file -> names of the open tests, by nesting
+  // Names of the open tests, by nesting. Not kept per file: a suite's `file` is where
+  // describe() was called (test/support/each-backend.js), not the test file.
+  const stack = [];
   const count = { passed: 0, failed: 0, skipped: 0 };
   for await (const event of source) {
     const { data } = event;
     if (event.type === 'test:start') {
-      const stack = stacks.get(data.file) ?? [];
       stack.length = data.nesting;
       stack.push(data.name);
-      stacks.set(data.file, stack);
     } else if (event.type === 'test:pass' || event.type === 'test:fail') {
-      const names = [...(stacks.get(data.file) ?? []).slice(0, data.nesting), data.name];
+      const names = [...stack.slice(0, data.nesting), data.name];
       if (!names.some((n) => PG.test(n))) continue;
       // A skipped suite reports once; its tests never start. Count real tests and such suites.
       const suite = data.details?.type === 'suite';
