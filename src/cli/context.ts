@@ -42,7 +42,7 @@ export type OpenStorage = Storage & { applied: string[] };
 export async function openStorage(values: Record<string, unknown>): Promise<OpenStorage> {
   let storage: Storage;
   try {
-    storage = connect(databaseUrl(values));
+    storage = connect(databaseUrl(values), { longRunning: true });
   } catch (e) {
     throw new CliError((e as Error).message);
   }

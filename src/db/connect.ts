@@ -20,6 +20,12 @@ export interface ConnectOptions {
   searchPath?: string;
   /** PostgreSQL only: most connections this process opens */
   poolSize?: number;
+  /**
+   * PostgreSQL only: no statement or query timeout. For CLI commands (an import of
+   * millions of records checks references in statements that may run for minutes); a
+   * server keeps its 10 s limits, so that no request hangs.
+   */
+  longRunning?: boolean;
 }
 
 export class StorageUrlError extends Error {}
@@ -69,8 +75,7 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     // answers 503 `unavailable` instead of hanging.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
-    query_timeout: 10_000,
-    statement_timeout: 10_000,
+    ...(options.longRunning ? {} : { query_timeout: 10_000, statement_timeout: 10_000 }),
     application_name: 'storefront-api',
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
