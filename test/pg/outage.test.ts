@@ -116,18 +116,20 @@ describe('PostgreSQL outage under load, against a real server process', { skip: 
     const refused = in503.filter((s) => s.end >= marks.cut && s.start < marks.restored + 10_000);
     assert.ok(refused.length > 0, 'the outage was seen');
     assert.ok(in503.every((s) => (s.end >= marks.cut && s.start < marks.frozen) || s.end >= marks.frozen), '503s only during the outages');
-    const outageMax = Math.max(...samples.filter((s) => s.start >= marks.cut && s.start < marks.restored).map((s) => s.end - s.start));
+    const outageMax = Math.max(...samples.filter((s) => s.end >= marks.cut && s.start < marks.restored).map((s) => s.end - s.start));
 
     const back = recoveredAt(samples.filter((s) => s.end < marks.frozen), marks.restored);
     assert.ok(back !== undefined, 'recovered after the database came back');
     const recovery = back - marks.restored;
     assert.ok(recovery <= 10_000, `recovered in ${ms(recovery)}`);
 
-    // The partition: every request still ends, by the pool's connect (3 s) or query (10 s) timeout.
-    const partitioned = samples.filter((s) => s.start >= marks.frozen && s.start < marks.thawed);
+    // The partition: every request still ends, by the pool's connect (3 s) or query (10 s)
+    // timeout; those in flight when it began included. Worst case: 3 s waiting for a
+    // connection of the full pool, then 10 s for a query that never returns.
+    const partitioned = samples.filter((s) => s.end >= marks.frozen && s.start < marks.thawed);
     const partitionMax = Math.max(...partitioned.map((s) => s.end - s.start));
     assert.ok(partitioned.some((s) => s.status === 503), 'the partition was seen');
-    assert.ok(partitionMax < 12_000, `slowest answer in the partition: ${ms(partitionMax)}`);
+    assert.ok(partitionMax < 14_000, `slowest answer in the partition: ${ms(partitionMax)}`);
     const back2 = recoveredAt(samples, marks.thawed);
     assert.ok(back2 !== undefined && back2 - marks.thawed <= 10_000, 'recovered after the partition');
 
