@@ -11,10 +11,14 @@ import { coerceQuery, rejectNul } from './http/validation.js';
 import { openapiPlugin } from './openapi/plugin.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
+import { orderRoutes } from './resources/orders/routes.js';
+import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
 import { Plan } from './resources/plans/schemas.js';
 import { productRoutes } from './resources/products/routes.js';
 import { Product } from './resources/products/schemas.js';
+import { userRoutes } from './resources/users/routes.js';
+import { User } from './resources/users/schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,7 +80,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
     }
   });
 
-  for (const schema of [ErrorBody, Product, Category, Plan]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, Plan, User, Order]) app.addSchema(schema);
 
   const routes = collectRoutes(app);
   // Before the routes: the OpenAPI document is collected from them as they are added.
@@ -87,6 +91,8 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
       await scope.register(planRoutes);
       await scope.register(categoryRoutes);
       await scope.register(productRoutes);
+      await scope.register(userRoutes);
+      await scope.register(orderRoutes);
     },
     { prefix: '/v2/projects/:project_id' },
   );
