@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { toolkitRoute } from './client/toolkit-route.js';
 import type { Storage } from './db/connect.js';
 import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
@@ -85,6 +86,7 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   const routes = collectRoutes(app);
   // Before the routes: the OpenAPI document is collected from them as they are added.
   await app.register(openapiPlugin);
+  await app.register(toolkitRoute);
   await app.register(
     async (scope) => {
       registerProjectScope(scope);
