@@ -13,6 +13,8 @@ export interface Storage {
   /** where the data lives, without credentials: safe to print */
   describe: string;
   close(): Promise<void>;
+  /** PostgreSQL only: the connection pool's counts, for metrics */
+  pool?: { total(): number; idle(): number; waiting(): number };
 }
 
 export interface ConnectOptions {
@@ -72,7 +74,8 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   // that would crash the process. The next query gets a fresh connection instead.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, backend: 'postgres', describe: redact(url), close: () => db.destroy() };
+  const stats = { total: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount };
+  return { db, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
 }
 
 /** The URL without its password, for messages and logs. */
