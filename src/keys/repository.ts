@@ -48,9 +48,10 @@ export interface KeyCheck {
 }
 
 // last_used_at is written at most once a minute per key and process, so that a busy key
-// does not turn every read into a write.
+// does not turn every read into a write. Remembered by hash, not id: key ids of two
+// databases open in one process (tests, tools) may be equal.
 const LAST_USED_RESOLUTION = 60;
-const lastWritten = new Map<number, number>();
+const lastWritten = new Map<string, number>();
 
 /**
  * Checks a presented key against one project. Always answers from the database (one
@@ -66,9 +67,9 @@ export async function checkKey(db: Kysely<Database>, projectId: string, key: str
     .executeTakeFirst();
   if (!row || !sameHash(row.hash, hash) || row.revoked_at !== null || row.project_id !== projectId) return { ok: false };
   const t = now();
-  const seen = Math.max(lastWritten.get(row.id) ?? 0, row.last_used_at ?? 0);
+  const seen = Math.max(lastWritten.get(hash) ?? 0, row.last_used_at ?? 0);
   if (t - seen >= LAST_USED_RESOLUTION) {
-    lastWritten.set(row.id, t);
+    lastWritten.set(hash, t);
     await db.updateTable('api_keys').set({ last_used_at: t }).where('id', '=', row.id).execute();
   }
   return { ok: true, keyId: row.id };
