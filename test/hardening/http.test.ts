@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { connect as tcpConnect } from 'node:net';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
+import type { KyselyPlugin } from 'kysely';
 import { eachBackend } from '../support/each-backend.js';
 import { buildWith, seed } from '../support/hardening.js';
 
@@ -65,13 +66,19 @@ eachBackend('http hardening', (backend) => {
     const ready = await app.inject({ url: '/readyz' });
     assert.equal(ready.statusCode, 200);
     assert.equal(ready.json().database, backend);
-    // A second app whose database cannot answer: a closed SQLite handle, or a PostgreSQL
-    // address where nothing listens.
+    // A second app whose database cannot answer: PostgreSQL at an address where nothing
+    // listens; SQLite (a file that is always there) with every query failing as if the
+    // disk had gone.
     const { connect } = await import('../../src/db/connect.js');
     const { freePort } = await import('../support/hardening.js');
-    const gone = backend === 'sqlite' ? connect('sqlite::memory:') : connect(`postgres://postgres@127.0.0.1:${await freePort()}/none`);
-    if (backend === 'sqlite') await gone.close();
-    else t.after(() => gone.close());
+    const failing: KyselyPlugin = {
+      transformQuery() {
+        throw Object.assign(new Error('unable to open database file'), { code: 'SQLITE_CANTOPEN' });
+      },
+      transformResult: async (args) => args.result,
+    };
+    const gone = backend === 'sqlite' ? { ...storage, db: storage.db.withPlugin(failing) } : connect(`postgres://postgres@127.0.0.1:${await freePort()}/none`);
+    if (backend === 'postgres') t.after(() => gone.close());
     const { buildApp } = await import('../../src/app.js');
     const down = await buildApp({ storage: gone });
     t.after(() => down.close());
@@ -80,7 +87,6 @@ eachBackend('http hardening', (backend) => {
     assert.equal(res.json().error.code, 'unavailable');
     assert.ok(!/sqlite|postgres|select/i.test(res.body));
     assert.equal((await down.inject({ url: '/healthz' })).statusCode, 200);
-    void storage;
   });
 
   test('/metrics: request counts and latency by route pattern and status, cache hits, pool gauges', async (t) => {
