@@ -4,10 +4,11 @@ import type { Redis } from 'ioredis';
 import { DEFAULT_LIMITS, DEFAULT_RATE_LIMIT, type LimitsConfig, type RateLimitConfig } from './config.js';
 import type { Storage } from './db/connect.js';
 import { registerCaching } from './http/caching.js';
-import { registerErrorHandling } from './http/errors-handler.js';
+import { frameworkErrors, registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
 import { registerProjectScope } from './http/project-scope.js';
 import { ErrorBody } from './http/schemas.js';
+import { guardText } from './http/text-guard.js';
 import { coerceQuery } from './http/validation.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
@@ -65,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // While closing, requests already on open connections are still answered (and get
     // `Connection: close`) rather than a bare 503 outside the error envelope.
     return503OnClosing: false,
+    frameworkErrors,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: {
       // Reject, never repair: unknown fields are a 400 (not silently dropped), types are not
@@ -92,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(idempotency);
   registerCaching(app);
   app.addHook('preValidation', async (request) => coerceQuery(request));
+  app.addHook('preValidation', async (request) => guardText(request));
   app.addHook('preValidation', async (request) => {
     if (request.method === 'POST' && !request.headers['content-type']) {
       const { ApiError } = await import('./errors.js');

@@ -6,17 +6,24 @@ import fp from 'fastify-plugin';
 // a document to render, so if a browser is tricked into showing one, nothing in it runs.
 // HTML and script answers (the /docs page, /toolkit.js) keep their own policy, if any.
 
-const STRICT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const STRICT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** The headers of every JSON answer, for the few answers that bypass the hooks. */
+export const JSON_ANSWER_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': STRICT_CSP,
+};
 
 export default fp(
   async function securityHeaders(app: FastifyInstance) {
     app.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('x-frame-options', 'DENY');
-      reply.header('referrer-policy', 'no-referrer');
+      const { 'content-security-policy': csp, ...always } = JSON_ANSWER_HEADERS;
+      reply.headers(always);
       const type = String(reply.getHeader('content-type') ?? '');
       if ((type === '' || type.startsWith('application/json')) && !reply.hasHeader('content-security-policy')) {
-        reply.header('content-security-policy', STRICT_CSP);
+        reply.header('content-security-policy', csp);
       }
       reply.removeHeader('x-powered-by');
       return payload;
