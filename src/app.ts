@@ -3,15 +3,18 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Redis } from 'ioredis';
 import { DEFAULT_LIMITS, DEFAULT_RATE_LIMIT, type LimitsConfig, type RateLimitConfig } from './config.js';
 import type { Storage } from './db/connect.js';
+import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
 import { frameworkErrors, registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
 import { registerProjectScope } from './http/project-scope.js';
 import { ErrorBody } from './http/schemas.js';
-import { guardText } from './http/text-guard.js';
-import { coerceQuery } from './http/validation.js';
+import { coerceQuery, rejectNul } from './http/validation.js';
+import { openapiPlugin } from './openapi/plugin.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
+import { orderRoutes } from './resources/orders/routes.js';
+import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
 import { Plan } from './resources/plans/schemas.js';
 import health from './plugins/health.js';
@@ -23,6 +26,8 @@ import requestIdHeader, { requestId } from './plugins/request-id.js';
 import securityHeaders from './plugins/security-headers.js';
 import { productRoutes } from './resources/products/routes.js';
 import { Product } from './resources/products/schemas.js';
+import { userRoutes } from './resources/users/routes.js';
+import { User } from './resources/users/schemas.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,7 +72,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // `Connection: close`) rather than a bare 503 outside the error envelope.
     return503OnClosing: false,
     frameworkErrors,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Handles are up to 128 characters; longer path segments still reach the handlers,
+    // which answer 404 for a record that cannot exist.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     ajv: {
       // Reject, never repair: unknown fields are a 400 (not silently dropped), types are not
       // coerced (query strings are converted strictly in coerceQuery), and every error is
@@ -76,6 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   app.decorate('storage', storage);
+  // JSON is the only body this API reads: without Fastify's text/plain parser, any other
+  // Content-Type is a 415 rather than a string that fails validation.
+  app.removeContentTypeParser('text/plain');
 
   await app.register(cors, {
     origin: '*',
@@ -93,28 +103,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { config: options.rateLimit === false ? { ...DEFAULT_RATE_LIMIT, enabled: false } : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, redis: options.redis });
   await app.register(idempotency);
   registerCaching(app);
-  app.addHook('preValidation', async (request) => coerceQuery(request));
-  app.addHook('preValidation', async (request) => guardText(request));
   app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && !request.headers['content-type']) {
-      const { ApiError } = await import('./errors.js');
+    coerceQuery(request);
+    rejectNul(request.body, 'body');
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.body && !request.headers['content-type']) {
       throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
     }
   });
 
-  for (const schema of [ErrorBody, Product, Category, Plan]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, Plan, User, Order]) app.addSchema(schema);
 
   const routes = collectRoutes(app);
+  // Before the routes: the OpenAPI document is collected from them as they are added.
+  await app.register(openapiPlugin);
   await app.register(
     async (scope) => {
       registerProjectScope(scope);
       await scope.register(planRoutes);
       await scope.register(categoryRoutes);
       await scope.register(productRoutes);
+      await scope.register(userRoutes);
+      await scope.register(orderRoutes);
     },
     { prefix: '/v2/projects/:project_id' },
   );
   await app.after();
-  addMethodNotAllowedRoutes(app, routes);
+  await addMethodNotAllowedRoutes(app, routes);
   return app;
 }

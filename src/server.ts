@@ -44,7 +44,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
         `API key for "${demo.projectId}" (shown only now): ${demo.key}`,
         'Try:',
         `  curl '${base}/products/?perpage=3&order=price_asc'`,
-        `  curl -H 'Authorization: Bearer ${demo.key}' '${base}/products/?fetch_hidden=true&perpage=3'`,
+        `  curl -H 'Authorization: Bearer ${demo.key}' '${base}/orders/?perpage=3'`,
         '',
       ].join('\n') + '\n',
     );

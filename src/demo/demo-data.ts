@@ -92,7 +92,8 @@ export function demoDocument() {
     const id = i + 1;
     const name = `${FIRST[i % 10]} ${LAST[(i * 3) % 10]}`;
     const created_at = BASE_TIME + id * 86400;
-    const status = SUB_STATUSES[i % 4];
+    // Only even users subscribe, so step through the statuses by i / 2 to show all four.
+    const status = SUB_STATUSES[Math.floor(i / 2) % 4];
     const planId = (i % 3) + 1;
     return {
       id,

@@ -25,7 +25,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * the error handler; this gives them the envelope too. Installed as `frameworkErrors`.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const apiError = error.code === 'FST_ERR_BAD_URL' ? new ApiError(400, 'the URL is not valid: a path segment has a broken percent-encoding') : toApiError(error);
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError(404, 'not found') // longer than any id or handle: names nothing
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ApiError(400, 'the URL is not valid (bad percent-encoding)')
+        : toApiError(error);
   // No hook runs for these answers, so they get the headers of every answer here.
   reply.headers({ ...JSON_ANSWER_HEADERS, 'access-control-allow-origin': '*', 'cache-control': 'no-store', 'x-request-id': request.id });
   reply.code(apiError.status).send(apiError.toBody());

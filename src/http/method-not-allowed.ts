@@ -19,7 +19,17 @@ export function collectRoutes(app: FastifyInstance): Map<string, Set<string>> {
   return byUrl;
 }
 
-export function addMethodNotAllowedRoutes(app: FastifyInstance, byUrl: Map<string, Set<string>>): void {
+export async function addMethodNotAllowedRoutes(app: FastifyInstance, byUrl: Map<string, Set<string>>): Promise<void> {
+  // In a context of their own that takes any body unread: a PUT with text/plain is a 405,
+  // not a 415 about a body nobody would read.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    addRoutes(scope, byUrl);
+  });
+}
+
+function addRoutes(app: FastifyInstance, byUrl: Map<string, Set<string>>): void {
   for (const [url, served] of byUrl) {
     if (url === '*' || url.endsWith('*')) continue;
     const missing = METHODS.filter((m) => !served.has(m));

@@ -95,6 +95,7 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
     let line = 0;
     let records = 0;
     let projectSeen = false;
+    let saidNoProject = false;
     for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
       line++;
       if (text.trim() === '') continue;
@@ -116,9 +117,9 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
         else await session.setProject(record, line);
         projectSeen = true;
       } else if (typeof type === 'string' && type in SINGULAR_TO_KIND) {
-        if (!projectSeen) {
+        if (!projectSeen && !saidNoProject) {
           session.problem('project', line, '', 'the first record must be the project ({"type":"project",…})');
-          projectSeen = true; // say it once
+          saidNoProject = true;
         }
         await session.add(SINGULAR_TO_KIND[type], record, line);
       } else {

@@ -80,6 +80,7 @@ export class ImportSession {
 
   async add(kind: Kind, value: unknown, place: Place): Promise<void> {
     const details = checkRecord(kind, value);
+    if (details.length === 0 && JSON.stringify(value).includes('\\u0000')) details.push({ field: '', message: 'must not contain NUL characters' });
     if (details.length) return this.report(kind, place, details);
     const project = this.project;
     if (!project) return; // the project line was invalid: keep checking records, write nothing

@@ -48,8 +48,7 @@ export interface KeyCheck {
 }
 
 // last_used_at is written at most once a minute per key and process, so that a busy key
-// does not turn every read into a write. Remembered by hash, not id: key ids of two
-// databases open in one process (tests, tools) may be equal.
+// does not turn every read into a write. Keyed by hash: ids repeat across databases.
 const LAST_USED_RESOLUTION = 60;
 const lastWritten = new Map<string, number>();
 

@@ -1,9 +1,15 @@
-import type { TestContext } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import { type TestContext, after, before } from 'node:test';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import type { Backend, Storage } from '../../src/db/connect.js';
 import { createKey } from '../../src/keys/repository.js';
+import { OPENAPI_PATH } from '../../src/openapi/plugin.js';
+import { ConformanceChecker } from './openapi-conformance.js';
 import { openStorage } from './storage.js';
+
+// Every answer of `app.inject` on these apps is checked against the app's own OpenAPI
+// document (test/support/openapi-conformance.ts says how and lists the exceptions): a test
+// that gets an answer the document does not describe fails.
 
 export interface TestApp {
   app: FastifyInstance;
@@ -20,5 +26,52 @@ export async function testApp(t: TestContext, backend: Backend): Promise<TestApp
     await app.close();
     await storage.close();
   });
+  checkAnswers(app);
   return { app, storage, key: async (projectId) => (await createKey(storage.db, projectId, 'test')).key };
+}
+
+/**
+ * One app shared by the read-only tests of a suite: call it in the suite's body. It is built
+ * (and seeded) before the first test and closed after the last. Use its fields in tests only.
+ */
+export function suiteApp(backend: Backend, seed?: (t: TestApp) => Promise<void>): TestApp {
+  const shared = {} as TestApp;
+  let close: (() => Promise<void>) | undefined;
+  before(async () => {
+    const storage = await openStorage(backend);
+    const app = await buildApp({ storage });
+    close = async () => {
+      await app.close();
+      await storage.close();
+    };
+    checkAnswers(app);
+    Object.assign(shared, { app, storage, key: async (projectId: string) => (await createKey(storage.db, projectId, 'test')).key });
+    await seed?.(shared);
+  });
+  after(async () => close?.());
+  return shared;
+}
+
+// Every app builds the same document, so its compiled checker is shared across tests.
+const checkers = new Map<string, ConformanceChecker>();
+
+function checkAnswers(app: FastifyInstance): void {
+  const inject = app.inject.bind(app);
+  let checker: Promise<ConformanceChecker> | undefined;
+  const checkerOf = async () => {
+    const text = (await inject({ method: 'GET', url: OPENAPI_PATH })).payload;
+    if (!checkers.has(text)) checkers.set(text, new ConformanceChecker(JSON.parse(text)));
+    return checkers.get(text)!;
+  };
+  app.inject = ((options: unknown, callback?: unknown) => {
+    // The chain and callback forms would slip past the check; the promise form is the one used.
+    if (options === undefined || callback !== undefined) {
+      throw new TypeError('testApp checks every answer against the OpenAPI document: use `await app.inject(options)`');
+    }
+    return inject(options as InjectOptions | string).then(async (response) => {
+      checker ??= checkerOf();
+      (await checker).check(response);
+      return response;
+    });
+  }) as typeof app.inject;
 }

@@ -1,0 +1,29 @@
+// TypeBox 1.x marks its schema objects with keys such as `~kind` (non-enumerable today, but
+// nothing promises that), and a shared schema's `$id` is a bare name that means nothing
+// inside the document once its $refs point at components/schemas. Neither belongs in a
+// published OpenAPI document, so both are removed from a copy; the route schemas themselves
+// stay untouched. Tags that no operation uses are dropped too, so that the list in /docs
+// always matches the routes that exist.
+
+type Json = unknown;
+
+export function cleanDocument(document: Record<string, unknown>): Record<string, unknown> {
+  const out = strip(document) as Record<string, unknown>;
+  const used = new Set<string>();
+  for (const item of Object.values((out.paths ?? {}) as Record<string, Record<string, { tags?: string[] }>>)) {
+    for (const operation of Object.values(item)) for (const tag of operation.tags ?? []) used.add(tag);
+  }
+  if (Array.isArray(out.tags)) out.tags = (out.tags as Array<{ name: string }>).filter((t) => used.has(t.name));
+  return out;
+}
+
+function strip(value: Json): Json {
+  if (Array.isArray(value)) return value.map(strip);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, Json> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key.startsWith('~') || key === '$id') continue;
+    out[key] = strip(child);
+  }
+  return out;
+}

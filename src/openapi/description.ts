@@ -1,0 +1,20 @@
+// The prose of the document: what a reader of /docs needs that no route schema can say.
+
+export const API_DESCRIPTION = `JSON over HTTP for one project's subscription plans, users, products, categories and orders.
+Every path begins with \`/v2/projects/{project_id}\`.
+
+- **Authentication**: protected operations need a project's API key as \`Authorization: Bearer <key>\`; a missing or bad key is \`401\` before any other check.
+- **Errors**: every error is \`{ "error": { "status", "code", "message", "details"? } }\`; \`details\` names each bad field or parameter.
+- **Validation**: unknown query parameters or body fields, a parameter given twice, or a wrong type or range are \`400\`.
+- **Methods**: \`HEAD\` works wherever \`GET\` does; any other method a path does not serve is \`405 method_not_allowed\` with an \`Allow\` header.
+- **Caching**: \`GET\` answers carry an \`ETag\`; send it as \`If-None-Match\` to get an empty \`304\`.
+- **CORS**: every origin may call the API (\`Access-Control-Allow-Origin: *\`); no cookies are used.
+- Paths with and without a trailing slash are the same resource.`;
+
+export const TAGS = [
+  { name: 'plans', description: 'Subscription plans and their prices. Public.' },
+  { name: 'users', description: "The project's registered users. API key required." },
+  { name: 'products', description: 'Products, public unless hidden ones are asked for with fetch_hidden=true.' },
+  { name: 'categories', description: 'Categories as a tree. Public.' },
+  { name: 'orders', description: 'Orders and their statuses. API key required.' },
+];

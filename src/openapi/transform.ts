@@ -1,0 +1,64 @@
+import type { FastifySchema, RouteOptions } from 'fastify';
+import { codeFor } from '../errors.js';
+
+// The document is generated from the route schemas; this transform only adds what every
+// route shares but does not declare itself, because it comes from app-wide hooks:
+// - 304 on GET (src/http/caching.ts answers If-None-Match from the ETag, with no body),
+// - 500 and 503 (src/http/errors-handler.ts can answer them on any route),
+// - the Authorization scheme a route needs (config.auth, read by src/http/project-scope.ts),
+// - the headers that come with 200 (ETag) and 401 (WWW-Authenticate).
+// It hides the catch-all 405 routes of src/http/method-not-allowed.ts: they are the absence
+// of an operation, which OpenAPI says by not listing the method; the API description
+// explains the 405 answer instead.
+
+type Schema = Record<string, unknown>;
+
+const STATUS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
+
+const errorRef = (status: 500 | 503, description: string) => ({ $ref: 'Error', description: `${codeFor(status)}: ${description}` });
+
+export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
+  const config = (route.config ?? {}) as { methodNotAllowed?: boolean; auth?: 'key' | 'fetch_hidden' };
+  if (config.methodNotAllowed) return { schema: { ...schema, hide: true }, url };
+  // A route without a schema stays in the document as it is: the conformance check of the
+  // tests then fails on its undescribed answers, rather than the route vanishing unnoticed.
+  if (!schema || (schema as Schema).hide) return { schema, url };
+
+  const isGet = route.method === 'GET' || (Array.isArray(route.method) && route.method.includes('GET'));
+  const response: Record<string, unknown> = { ...(schema.response as Schema | undefined) };
+  for (const [status, value] of Object.entries(response)) {
+    const described = value as Schema;
+    if (described.description || described['x-response-description']) continue;
+    // @fastify/swagger reads a $ref response's description from the $ref object itself.
+    const key = described.$ref ? 'description' : 'x-response-description';
+    response[status] = { ...described, [key]: STATUS_TEXT[status] ?? status };
+  }
+  if (isGet && response[200]) {
+    response[200] = withHeaders(response[200] as Schema, {
+      ETag: { type: 'string', description: 'entity tag of this answer; send it back in If-None-Match' },
+    });
+    response[304] = { type: 'null', description: 'Not Modified: If-None-Match matched the current ETag; no body' };
+  }
+  if (response[401]) {
+    response[401] = withHeaders(response[401] as Schema, { 'WWW-Authenticate': { type: 'string', const: 'Bearer' } });
+  }
+  response[500] ??= errorRef(500, 'an unexpected failure; the message never carries details');
+  response[503] ??= errorRef(503, 'storage is unreachable; try again shortly');
+
+  const out: Schema = { ...schema, response };
+  if (isGet) out.headers = withIfNoneMatch(schema.headers as Schema | undefined);
+  if (config.auth === 'key') out.security = [{ bearerAuth: [] }];
+  // An empty requirement makes the key optional: it is needed only with fetch_hidden=true.
+  if (config.auth === 'fetch_hidden') out.security = [{}, { bearerAuth: [] }];
+  return { schema: out as FastifySchema, url };
+}
+
+function withHeaders(schema: Schema, headers: Record<string, Schema>): Schema {
+  return { ...schema, headers: { ...(schema.headers as Schema | undefined), ...headers } };
+}
+
+function withIfNoneMatch(headers: Schema | undefined): Schema {
+  const properties = { ...(headers?.properties as Schema | undefined) };
+  properties['if-none-match'] = { type: 'string', description: 'an ETag from an earlier answer: 304 when it still matches' };
+  return { type: 'object', ...headers, properties };
+}

@@ -1,0 +1,102 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { forUpdate } from '../../db/dialect.js';
+import { type OrderItemRow, type OrderRow, emailKey } from './present.js';
+import type { OrderUpdate } from './schemas.js';
+
+export interface OrderFilter {
+  projectId: string;
+  paymentStatus?: OrderRow['payment_status'];
+  fulfillmentStatus?: OrderRow['fulfillment_status'];
+  isCanceled?: boolean;
+  isArchived?: boolean;
+  customerEmail?: string;
+  createdAfter?: number;
+  createdBefore?: number;
+}
+
+// Every filter is an equality on a column that leads one of the orders_by_* indexes
+// (project_id, <filter>, created_at, id), so a list narrowed by any one filter reads that
+// index backwards, newest first, and the created_after/before range is a bound on the same
+// index; the other filters of a combination are checked on the rows it yields.
+function filtered(db: Kysely<Database>, f: OrderFilter): SelectQueryBuilder<Database, 'orders', {}> {
+  let q = db.selectFrom('orders').where('project_id', '=', f.projectId);
+  if (f.paymentStatus !== undefined) q = q.where('payment_status', '=', f.paymentStatus);
+  if (f.fulfillmentStatus !== undefined) q = q.where('fulfillment_status', '=', f.fulfillmentStatus);
+  if (f.isCanceled !== undefined) q = q.where('is_canceled', '=', f.isCanceled ? 1 : 0);
+  if (f.isArchived !== undefined) q = q.where('is_archived', '=', f.isArchived ? 1 : 0);
+  if (f.customerEmail !== undefined) q = q.where('email_key', '=', emailKey(f.customerEmail));
+  if (f.createdAfter !== undefined) q = q.where('created_at', '>', f.createdAfter);
+  if (f.createdBefore !== undefined) q = q.where('created_at', '<', f.createdBefore);
+  return q;
+}
+
+/** One page of orders, newest first (created_at desc, then id desc), and the count of all matches. */
+export async function listOrders(db: Kysely<Database>, filter: OrderFilter, page: number, perpage: number): Promise<{ rows: OrderRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    filtered(db, filter)
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(perpage)
+      .offset((page - 1) * perpage)
+      .execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findOrder(db: Kysely<Database>, projectId: string, id: number): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Items of each order, in stored position order (one query for a whole page). */
+export async function itemsOf(db: Kysely<Database>, projectId: string, orderIds: number[]): Promise<Map<number, OrderItemRow[]>> {
+  const out = new Map<number, OrderItemRow[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('order_items')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('order_id', 'in', orderIds)
+    .orderBy('order_id')
+    .orderBy('position')
+    .execute();
+  for (const r of rows) out.get(r.order_id)?.push(r);
+  return out;
+}
+
+/**
+ * Applies a partial update in one transaction and returns the order as it now stands, with
+ * its items. Only the columns sent are written, and the row is locked while it is read, so
+ * two concurrent updates of different fields both survive and each answer shows a state that
+ * really existed. Undefined when there is no such order.
+ */
+export async function updateOrder(
+  db: Kysely<Database>,
+  projectId: string,
+  id: number,
+  changes: OrderUpdate,
+): Promise<{ row: OrderRow; items: OrderItemRow[] } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const select = trx.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('id', '=', id);
+    const current = await forUpdate(trx, select).executeTakeFirst();
+    if (!current) return undefined;
+
+    const set: Partial<OrderRow> = { updated_at: Math.floor(Date.now() / 1000) };
+    if (changes.payment_status !== undefined) set.payment_status = changes.payment_status;
+    if (changes.fulfillment_status !== undefined) set.fulfillment_status = changes.fulfillment_status;
+    if (changes.is_canceled !== undefined) set.is_canceled = flag(changes.is_canceled);
+    if (changes.is_archived !== undefined) set.is_archived = flag(changes.is_archived);
+    if (changes.delivery_information !== undefined) set.delivery_information = changes.delivery_information;
+
+    await trx.updateTable('orders').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
+    const items = await itemsOf(trx, projectId, [id]);
+    return { row: { ...current, ...set }, items: items.get(id) ?? [] };
+  });
+}
+
+/** `true`, `"true"` → 1; `false`, `"false"` → 0 (the schema lets nothing else through). */
+function flag(value: boolean | 'true' | 'false'): number {
+  return value === true || value === 'true' ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ApiError } from '../../errors.js';
+import { parseId } from '../../http/params.js';
+import { errorResponses, pageMeta } from '../../http/schemas.js';
+import { presentOrder } from './present.js';
+import { findOrder, itemsOf, listOrders, updateOrder } from './repository.js';
+import { EmptyQuery, OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
+
+const OrderRef = Type.Ref('Order');
+
+export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/orders/', {
+    config: { auth: 'key' },
+    schema: {
+      summary: 'List orders, newest first',
+      description: 'Sorted by created_at, then id, both descending. All filters combine with AND.',
+      tags: ['orders'],
+      querystring: OrderListQuery,
+      response: { 200: OrderList, ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const q = request.query;
+      const page = q.page ?? 1;
+      const perpage = q.perpage ?? 20;
+      const { rows, total } = await listOrders(
+        app.storage.db,
+        {
+          projectId: request.project.id,
+          paymentStatus: q.payment_status,
+          fulfillmentStatus: q.fulfillment_status,
+          isCanceled: q.is_canceled,
+          isArchived: q.is_archived,
+          customerEmail: q.customer_email,
+          createdAfter: q.created_after,
+          createdBefore: q.created_before,
+        },
+        page,
+        perpage,
+      );
+      const items = await itemsOf(app.storage.db, request.project.id, rows.map((r) => r.id));
+      return { data: rows.map((r) => presentOrder(r, items.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
+    },
+  });
+
+  app.get('/orders/:order_id', {
+    config: { auth: 'key' },
+    schema: {
+      summary: 'Get an order',
+      tags: ['orders'],
+      params: OrderParams,
+      querystring: EmptyQuery,
+      response: { 200: OrderRef, ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const id = parseId(request.params.order_id, 'order');
+      const row = await findOrder(app.storage.db, request.project.id, id);
+      if (!row) throw new ApiError(404, `order ${id} not found`);
+      const items = await itemsOf(app.storage.db, request.project.id, [id]);
+      return presentOrder(row, items.get(id) ?? []);
+    },
+  });
+
+  app.post('/orders/:order_id', {
+    config: { auth: 'key' },
+    schema: {
+      summary: 'Update an order',
+      description: 'Changes only the fields sent, atomically, and answers with the whole updated order.',
+      tags: ['orders'],
+      params: OrderParams,
+      querystring: EmptyQuery,
+      body: OrderUpdate,
+      response: { 200: OrderRef, ...errorResponses(400, 401, 404, 413, 415) },
+    },
+    handler: async (request) => {
+      const id = parseId(request.params.order_id, 'order');
+      const updated = await updateOrder(app.storage.db, request.project.id, id, request.body);
+      if (!updated) throw new ApiError(404, `order ${id} not found`);
+      return presentOrder(updated.row, updated.items);
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import { type Static, Type } from 'typebox';
+import { Id, MAX_ID, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from '../../import/records.js';
+import { EmptyQuery } from '../categories/schemas.js';
+
+export { FULFILLMENT_STATUSES, PAYMENT_STATUSES };
+
+export const PaymentStatus = Type.Enum(PAYMENT_STATUSES);
+export const FulfillmentStatus = Type.Enum(FULFILLMENT_STATUSES);
+
+export const OrderItem = Type.Object({
+  product_id: Type.Union([Id, Type.Null()], { description: 'null when the product was removed' }),
+  name: Type.String(),
+  quantity: Type.Integer(),
+  price: Type.Integer({ description: "unit price in the currency's smallest unit" }),
+});
+
+export const Order = Type.Object(
+  {
+    id: Id,
+    customer_email: Type.String(),
+    customer_name: Type.String(),
+    items: Type.Array(OrderItem, { description: 'in the order they were stored' }),
+    total: Type.Integer({ description: "in the currency's smallest unit" }),
+    currency: Type.String(),
+    payment_status: PaymentStatus,
+    fulfillment_status: FulfillmentStatus,
+    is_canceled: Type.Boolean(),
+    is_archived: Type.Boolean(),
+    delivery_information: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Order' },
+);
+export type Order = Static<typeof Order>;
+
+export const OrderList = PagedList(Type.Ref('Order'));
+
+const Flag = Type.Boolean({ description: 'true or false' });
+const UnixSeconds = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_ID, description });
+
+export const OrderListQuery = Type.Object(
+  {
+    page: Type.Optional(Page),
+    perpage: Type.Optional(PerPage),
+    payment_status: Type.Optional(PaymentStatus),
+    fulfillment_status: Type.Optional(FulfillmentStatus),
+    is_canceled: Type.Optional(Flag),
+    is_archived: Type.Optional(Flag),
+    customer_email: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: 'matched case-insensitively' })),
+    created_after: Type.Optional(UnixSeconds('unix seconds; only orders created after it (exclusive)')),
+    created_before: Type.Optional(UnixSeconds('unix seconds; only orders created before it (exclusive)')),
+  },
+  { additionalProperties: false },
+);
+export type OrderListQuery = Static<typeof OrderListQuery>;
+
+// SPEC 4.5 names the strings "true"/"false" for the flags; JSON booleans are accepted too.
+const FlagInput = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')], { description: 'true or false, as a JSON boolean or a string' });
+
+export const OrderUpdate = Type.Object(
+  {
+    payment_status: Type.Optional(PaymentStatus),
+    fulfillment_status: Type.Optional(FulfillmentStatus),
+    is_canceled: Type.Optional(FlagInput),
+    is_archived: Type.Optional(FlagInput),
+    delivery_information: Type.Optional(Type.String({ maxLength: 10_000 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type OrderUpdate = Static<typeof OrderUpdate>;
+
+export const OrderParams = Type.Object({ project_id: Type.String(), order_id: Type.String({ description: 'order id' }) });
+export { EmptyQuery };

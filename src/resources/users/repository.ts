@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { SubscriptionRow, UserRow } from './present.js';
+
+/** One page of a project's users, newest first; walks the users_by_created index. */
+export async function listUsers(db: Kysely<Database>, projectId: string, page: number, perpage: number): Promise<{ rows: UserRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('users')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(perpage)
+      .offset((page - 1) * perpage)
+      .execute(),
+    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function findUser(db: Kysely<Database>, projectId: string, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Subscriptions of each user, in stored position order (one query for a whole page). */
+export async function subscriptionsOf(db: Kysely<Database>, projectId: string, userIds: number[]): Promise<Map<number, SubscriptionRow[]>> {
+  const out = new Map<number, SubscriptionRow[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('user_id', 'in', userIds)
+    .orderBy('user_id')
+    .orderBy('position')
+    .execute();
+  for (const r of rows) out.get(r.user_id)?.push(r);
+  return out;
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ApiError } from '../../errors.js';
+import { parseId } from '../../http/params.js';
+import { errorResponses, pageMeta } from '../../http/schemas.js';
+import { presentUser } from './present.js';
+import { findUser, listUsers, subscriptionsOf } from './repository.js';
+import { EmptyQuery, UserList, UserListQuery, UserParams } from './schemas.js';
+
+export async function userRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/users/', {
+    config: { auth: 'key' },
+    schema: {
+      summary: 'List users, newest first',
+      description: 'Sorted by created_at, then id, both descending. Each user carries its subscriptions.',
+      tags: ['users'],
+      querystring: UserListQuery,
+      response: { 200: UserList, ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const page = request.query.page ?? 1;
+      const perpage = request.query.perpage ?? 20;
+      const { rows, total } = await listUsers(app.storage.db, request.project.id, page, perpage);
+      const subscriptions = await subscriptionsOf(app.storage.db, request.project.id, rows.map((r) => r.id));
+      return { data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
+    },
+  });
+
+  app.get('/users/:user_id', {
+    config: { auth: 'key' },
+    schema: {
+      summary: 'Get a user',
+      tags: ['users'],
+      params: UserParams,
+      querystring: EmptyQuery,
+      response: { 200: Type.Ref('User'), ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const id = parseId(request.params.user_id, 'user');
+      const row = await findUser(app.storage.db, request.project.id, id);
+      if (!row) throw new ApiError(404, `user ${id} not found`);
+      const subscriptions = await subscriptionsOf(app.storage.db, request.project.id, [id]);
+      return presentUser(row, subscriptions.get(id) ?? []);
+    },
+  });
+}

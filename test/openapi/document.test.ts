@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import type { FastifyInstance } from 'fastify';
+import { testApp } from '../support/app.js';
+
+// The document served at /v2/openapi.json: valid OpenAPI 3.1, clean of TypeBox internals,
+// and listing exactly the routes and methods the app serves.
+
+type Json = Record<string, any>;
+
+async function documentOf(app: FastifyInstance): Promise<Json> {
+  const response = await app.inject({ method: 'GET', url: '/v2/openapi.json' });
+  assert.equal(response.statusCode, 200);
+  assert.match(String(response.headers['content-type']), /^application\/json/);
+  return response.json();
+}
+
+test('the document is a valid OpenAPI 3.1 document', async (t) => {
+  const { app } = await testApp(t, 'sqlite');
+  const document = await documentOf(app);
+  const validator = new Validator();
+  const result = await validator.validate(document);
+  assert.equal(validator.version, '3.1');
+  assert.deepEqual(result.errors, undefined);
+  assert.equal(result.valid, true);
+});
+
+test('shared schemas are components, referred to by local $refs, with no TypeBox keys left', async (t) => {
+  const { app } = await testApp(t, 'sqlite');
+  const document = await documentOf(app);
+  for (const name of ['Error', 'Product', 'Plan', 'Category']) assert.ok(document.components.schemas[name], `components/schemas/${name}`);
+  const text = JSON.stringify(document);
+  assert.doesNotMatch(text, /"~[a-z]/i, 'no TypeBox-internal key such as ~kind');
+  assert.doesNotMatch(text, /"\$id"/, 'no bare $id');
+  for (const [, ref] of text.matchAll(/"\$ref":"([^"]*)"/g)) {
+    const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
+    assert.ok(name && document.components.schemas[name], `$ref ${ref} resolves inside the document`);
+  }
+  // Category nests itself: the recursion must survive as a reference, not be inlined away.
+  assert.equal(document.components.schemas.Category.properties.subcategories.items.$ref, '#/components/schemas/Category');
+});
+
+test('every operation declares its path parameters, its errors, and 304 for GET', async (t) => {
+  const { app } = await testApp(t, 'sqlite');
+  const document = await documentOf(app);
+  for (const [path, item] of Object.entries<Json>(document.paths)) {
+    assert.ok(path.startsWith('/v2/projects/{project_id}/'), path);
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const [method, operation] of Object.entries<Json>(item)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const inPath = (operation.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
+      assert.deepEqual(inPath.sort(), [...names].sort(), `${where}: path parameters`);
+      const statuses = Object.keys(operation.responses);
+      for (const status of ['200', '400', '404', '500', '503']) assert.ok(statuses.includes(status), `${where}: documents ${status}`);
+      if (method === 'get') assert.ok(statuses.includes('304'), `${where}: documents 304`);
+      if (operation.security?.some((s: Json) => 'bearerAuth' in s)) assert.ok(statuses.includes('401'), `${where}: documents 401`);
+      if (method === 'post') {
+        assert.ok(operation.requestBody?.content?.['application/json']?.schema, `${where}: documents its body`);
+        for (const status of ['413', '415']) assert.ok(statuses.includes(status), `${where}: documents ${status}`);
+      }
+      for (const [status, response] of Object.entries<Json>(operation.responses)) {
+        if (status === '304') assert.equal(response.content, undefined, `${where}: 304 has no body`);
+        else assert.ok(response.content?.['application/json']?.schema, `${where}: ${status} has a JSON schema`);
+      }
+    }
+  }
+});
+
+test('the document lists every API route and exactly the methods each one serves', async (t) => {
+  const { app } = await testApp(t, 'sqlite');
+  const document = await documentOf(app);
+  const documented = new Map(Object.entries<Json>(document.paths).map(([path, item]) => [trim(path), item]));
+  const served = apiPaths(app);
+  assert.ok(served.length >= 6, `found the API routes: ${served.join(', ')}`);
+  for (const path of served) {
+    const item = documented.get(path);
+    assert.ok(item, `${path} is served but not documented`);
+    // A method the path does not document must be refused with 405; the test app's
+    // conformance check compares that answer's Allow header with the documented methods.
+    const method = ['DELETE', 'PATCH', 'PUT', 'POST'].find((m) => !(m.toLowerCase() in item));
+    assert.ok(method);
+    const url = path.replace('{project_id}', 'shop').replace(/\{[^}]+\}/g, '1');
+    const response = await app.inject({ method: method as 'DELETE', url });
+    assert.equal(response.statusCode, 405, `${method} ${url}`);
+  }
+  assert.equal(documented.size, served.length, 'no documented path is missing from the app');
+});
+
+test('/docs/json serves the same document as /v2/openapi.json', async (t) => {
+  const { app } = await testApp(t, 'sqlite');
+  const fromDocs = await app.inject({ method: 'GET', url: '/docs/json' });
+  assert.deepEqual(fromDocs.json(), await documentOf(app));
+});
+
+/** The API's route paths, `{name}` for parameters, read from Fastify's own route tree. */
+function apiPaths(app: FastifyInstance): string[] {
+  const stack: string[] = [];
+  const paths: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^((?:│   |    )*)(?:├── |└── )(\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = match[1].length / 4;
+    stack.length = depth;
+    stack.push(match[2]);
+    const path = trim(stack.join('').replace(/:([A-Za-z0-9_-]+)/g, '{$1}'));
+    if (match[3] && path.startsWith('/v2/projects/') && !path.includes('*')) paths.push(path);
+  }
+  return [...new Set(paths)];
+}
+
+function trim(path: string): string {
+  return path.replace(/\/+$/, '');
+}
