@@ -38,6 +38,19 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
     assert.equal((await post('/v2/projects/shop/products/1', { price: 444 }, { 'if-match': '*' })).statusCode, 200);
   });
 
+  test('If-Match on an order update: the ETag of its GET applies, a stale one is 412 and changes nothing', async (t) => {
+    const { app, post, keyText } = await setup(t);
+    const auth = { authorization: `Bearer ${keyText}` };
+    const etag = String((await app.inject({ url: '/v2/projects/shop/orders/1001', headers: auth })).headers.etag);
+    const ok = await post('/v2/projects/shop/orders/1001', { payment_status: 'paid' }, { 'if-match': etag });
+    assert.equal(ok.statusCode, 200);
+    const stale = await post('/v2/projects/shop/orders/1001', { payment_status: 'refunded' }, { 'if-match': etag });
+    assert.equal(stale.statusCode, 412);
+    assert.equal(stale.json().error.code, 'precondition_failed');
+    assert.equal((await app.inject({ url: '/v2/projects/shop/orders/1001', headers: auth })).json().payment_status, 'paid');
+    assert.equal((await post('/v2/projects/shop/orders/1001', { is_archived: 'true' }, { 'if-match': String(ok.headers.etag) })).statusCode, 200);
+  });
+
   test('If-Match works for hidden products (read with fetch_hidden) and by handle', async (t) => {
     const { app, post, keyText } = await setup(t);
     const read = await app.inject({ url: '/v2/projects/shop/products/charlie?fetch_hidden=true', headers: { authorization: `Bearer ${keyText}` } });

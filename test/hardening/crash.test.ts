@@ -14,14 +14,18 @@ import { eachBackend } from '../support/each-backend.js';
 import { shop, startProcess } from '../support/hardening.js';
 import { PG_URL } from '../support/storage.js';
 
-// Crash safety: a real server process takes a stream of product updates and is killed
+// Crash safety: a real server process takes a stream of product and order updates and is killed
 // with SIGKILL mid-stream, several times. After each restart every update that was
 // answered 2xx must be there. Each writer owns one product and sends increasing prices
 // one at a time, so after a kill the stored price is the last acknowledged one, or the one
 // in flight when the process died; never an older one.
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
-const WRITERS = 4;
+// Four products (one of them hidden) and two orders, each with its own writer.
+const RECORDS = [
+  ...[1, 2, 3, 4].map((id) => ({ path: `products/${id}`, body: (n: number) => ({ price: n }), read: (r: Record<string, unknown>) => Number(r.price) })),
+  ...[1001, 1002].map((id) => ({ path: `orders/${id}`, body: (n: number) => ({ delivery_information: `v${n}` }), read: (r: Record<string, unknown>) => Number(String(r.delivery_information).slice(1)) })),
+];
 
 async function database(t: import('node:test').TestContext, backend: 'sqlite' | 'postgres'): Promise<string> {
   if (backend === 'sqlite') {
@@ -54,25 +58,25 @@ eachBackend('crash safety', (backend) => {
     const { key } = await createKey(setup.db, 'shop');
     await setup.close();
 
-    const acked = new Map<number, number>(); // product id -> last acknowledged price
-    const sent = new Map<number, number>(); // product id -> last price sent
+    const acked = new Map<number, number>(); // record -> last acknowledged value
+    const sent = new Map<number, number>(); // record -> last value sent
     let acknowledged = 0;
     let next = 1;
     for (let round = 0; round < KILLS; round++) {
       const server = await startProcess(t, url);
       let stop = false;
-      const writer = async (product: number) => {
+      const writer = async (record: number) => {
         while (!stop) {
-          const price = next++;
-          sent.set(product, price);
+          const value = next++;
+          sent.set(record, value);
           try {
-            const res = await fetch(`${server.url}/v2/projects/shop/products/${product}`, {
+            const res = await fetch(`${server.url}/v2/projects/shop/${RECORDS[record].path}`, {
               method: 'POST',
               headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ price }),
+              body: JSON.stringify(RECORDS[record].body(value)),
             });
             if (res.status === 200) {
-              acked.set(product, price);
+              acked.set(record, value);
               acknowledged++;
             } else if (!stop) assert.fail(`update answered ${res.status}: ${await res.text()}`);
           } catch {
@@ -80,7 +84,7 @@ eachBackend('crash safety', (backend) => {
           }
         }
       };
-      const writers = Array.from({ length: WRITERS }, (_, i) => writer(i + 1));
+      const writers = RECORDS.map((_, i) => writer(i));
       await new Promise((r) => setTimeout(r, 400 + Math.random() * 400));
       server.child.kill('SIGKILL');
       await server.exited;
@@ -89,17 +93,17 @@ eachBackend('crash safety', (backend) => {
 
       // Restart and read every product back through the API.
       const again = await startProcess(t, url);
-      for (let product = 1; product <= WRITERS; product++) {
-        const res = await fetch(`${again.url}/v2/projects/shop/products/${product}?fetch_hidden=true`, { headers: { authorization: `Bearer ${key}` } });
-        const { price } = (await res.json()) as { price: number };
-        const last = acked.get(product);
+      for (const [record, { path, read }] of RECORDS.entries()) {
+        const res = await fetch(`${again.url}/v2/projects/shop/${path}${path.startsWith('products') ? '?fetch_hidden=true' : ''}`, { headers: { authorization: `Bearer ${key}` } });
+        const stored = read((await res.json()) as Record<string, unknown>);
+        const last = acked.get(record);
         if (last === undefined) continue;
-        assert.ok(price === last || price === sent.get(product), `product ${product}: stored ${price}, last acknowledged ${last}, last sent ${sent.get(product)}`);
+        assert.ok(stored === last || stored === sent.get(record), `${path}: stored ${stored}, last acknowledged ${last}, last sent ${sent.get(record)}`);
       }
       again.child.kill('SIGKILL');
       await again.exited;
     }
-    assert.ok(acknowledged > KILLS * WRITERS, `only ${acknowledged} updates were acknowledged`);
+    assert.ok(acknowledged > KILLS * RECORDS.length, `only ${acknowledged} updates were acknowledged`);
 
     const check = connect(url);
     t.after(() => check.close());

@@ -16,7 +16,7 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 // Texts that exist in exactly one place of the data (see test/support/hardening.ts).
 const HIDDEN = 'Hidden gem'; // shop's hidden product
-const OTHER = ['Otherapple', 'Otheronly', 'Secretcategory', 'Otherplan'];
+const OTHER = ['Otherapple', 'Otheronly', 'Secretcategory', 'Otherplan', 'Otheruser', 'Otherbuyer'];
 const OTHER_HIDDEN = 'Otheronly';
 const SHOP = ['Crisp.', 'Banana', 'Basic'];
 const LEAK = /\bat [\w.<>]+ \(|node_modules|\/work\/|dist\/(src|test)|\.[jt]s:\d+|SQLITE_|sqlite3|syntax error|\bselect\b.+\bfrom\b|relation "|kysely|TypeError|ReferenceError|RangeError/i;
@@ -56,7 +56,7 @@ const query = fc.oneof(
 
 type Auth = 'none' | 'shop' | 'other' | 'revoked' | 'junk';
 const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
-const headers = fc.record(
+const oddHeaders = fc.record(
   {
     'content-type': fc.constantFrom('application/json', 'application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/json; charset=latin1', ''),
     'if-none-match': fc.oneof(fc.constant('*'), headerValue),
@@ -68,6 +68,11 @@ const headers = fc.record(
     'content-length': fc.constantFrom('0', '1', '99999999'),
   },
   { requiredKeys: [] },
+);
+// Mostly the headers a well-behaved client sends, so that many requests reach the handlers.
+const headers = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom<Record<string, string>>({ 'content-type': 'application/json' }, {}) },
+  { weight: 1, arbitrary: oddHeaders },
 );
 
 /** A JSON text `depth` levels deep. */
@@ -126,6 +131,11 @@ const EXAMPLES: Request[] = [
   { method: 'GET', path: '/v2/projects/other/products/1', query: 'fetch_hidden=true', auth: 'shop', headers: {} },
   { method: 'GET', path: '/v2/projects/shop/products/charlie', auth: 'other', headers: {} },
   { method: 'POST', path: '/v2/projects/other/products/9', auth: 'shop', headers: json, body: '{"price":1}' },
+  { method: 'GET', path: '/v2/projects/other/orders/1001', auth: 'shop', headers: {} },
+  { method: 'GET', path: '/v2/projects/shop/orders/', query: 'customer_email=otherbuyer%40example.com', auth: 'shop', headers: {} },
+  { method: 'POST', path: '/v2/projects/other/orders/1001', auth: 'shop', headers: json, body: '{"payment_status":"paid"}' },
+  { method: 'POST', path: '/v2/projects/shop/orders/1001', auth: 'shop', headers: json, body: '{"delivery_information":"a\u0000b"}' },
+  { method: 'GET', path: '/v2/projects/other/users/1', auth: 'shop', headers: {} },
 ];
 
 eachBackend('fuzzing every endpoint', (backend) => {

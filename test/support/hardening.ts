@@ -28,7 +28,7 @@ export async function buildWith(t: TestContext, backend: Backend, options: Omit<
   return { app, storage: store, key: async (projectId) => (await createKey(store.db, projectId, 'test')).key };
 }
 
-/** Two projects that reuse ids; `shop` has a hidden product (id 3, "Hidden gem"). */
+/** Two projects that reuse ids (products, users, orders); `shop` has a hidden product (id 3, "Hidden gem"). */
 export function shop() {
   return {
     project: { id: 'shop', name: 'Shop', currency: 'EUR' },
@@ -43,6 +43,11 @@ export function shop() {
       { id: 4, handle: 'delta', name: 'Date', price: 400, created_at: 4000 },
     ],
     plans: [{ id: 1, name: 'Basic', status: 'active', prices: [{ id: 1, amount: 900, interval: 'month' }] }],
+    users: [{ id: 1, email: 'ada@example.com', name: 'Ada' }],
+    orders: [
+      { id: 1001, customer_email: 'ada@example.com', customer_name: 'Ada', items: [{ product_id: 1, name: 'Apple', quantity: 1, price: 300 }], total: 300, payment_status: 'pending' },
+      { id: 1002, customer_email: 'ada@example.com', customer_name: 'Ada', items: [], total: 0 },
+    ],
   };
 }
 
@@ -55,6 +60,8 @@ export function other() {
       { id: 9, handle: 'only-other', name: 'Otheronly', price: 1, show_in_store: false, created_at: 1 },
     ],
     plans: [{ id: 1, name: 'Otherplan', status: 'active' }],
+    users: [{ id: 1, email: 'otheruser@example.com', name: 'Otheruser' }],
+    orders: [{ id: 1001, customer_email: 'otherbuyer@example.com', customer_name: 'Otherbuyer', items: [], total: 5 }],
   };
 }
 
