@@ -155,6 +155,8 @@ eachBackend('fuzzing every endpoint', (backend) => {
 
     let cases = 0;
     let serverErrors = 0;
+    let crossProject = 0; // requests at one project with the other project's key
+    let hiddenAsked = 0; // requests for hidden records (fetch_hidden, or a hidden product's id or handle) without the owner's key
     const statuses = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
@@ -177,6 +179,8 @@ eachBackend('fuzzing every endpoint', (backend) => {
           assert.match(String(res.headers['content-type']), /^application\/json/);
         }
         const projectOf = /^\/v2\/projects\/([^/?]+)\//.exec(r.path)?.[1];
+        if ((projectOf === 'shop' && r.auth === 'other') || (projectOf === 'other' && r.auth === 'shop')) crossProject++;
+        if (r.auth !== projectOf && (/fetch_hidden=true/.test(r.query ?? '') || /\/products\/(3|charlie|9|only-other)\/?$/.test(r.path))) hiddenAsked++;
         if (res.body.includes(HIDDEN)) assert.equal(r.auth, 'shop', `hidden product shown without the shop key: ${r.method} ${url}`);
         if (res.body.includes(OTHER_HIDDEN)) assert.equal(r.auth, 'other', `hidden product of other shown without its key: ${r.method} ${url}`);
         for (const marker of OTHER) if (res.body.includes(marker)) assert.equal(projectOf, 'other', `record of "other" under ${url}`);
@@ -184,6 +188,6 @@ eachBackend('fuzzing every endpoint', (backend) => {
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: EXAMPLES.map((e) => [e]) },
     );
-    t.diagnostic(`fuzz [${backend}]: ${cases} cases, ${serverErrors} answers 5xx, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
+    t.diagnostic(`fuzz [${backend}]: ${cases} cases, ${serverErrors} answers 5xx; ${crossProject} cross-project and ${hiddenAsked} hidden-record attempts, 0 leaks; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
   });
 });
