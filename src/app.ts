@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { toolkitRoute } from './client/toolkit-route.js';
 import { DEFAULT_LIMITS, DEFAULT_RATE_LIMIT, type LimitsConfig, type RateLimitConfig } from './config.js';
 import type { Storage } from './db/connect.js';
 import { ApiError } from './errors.js';
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routes = collectRoutes(app);
   // Before the routes: the OpenAPI document is collected from them as they are added.
   await app.register(openapiPlugin);
+  await app.register(toolkitRoute);
   await app.register(
     async (scope) => {
       registerProjectScope(scope);

@@ -48,3 +48,6 @@ export function PagedList<T extends TSchema>(item: T) {
 export function pageMeta(page: number, perpage: number, total: number) {
   return { page, perpage, total, pages: Math.ceil(total / perpage) };
 }
+
+/** For routes that take no query parameters: any parameter is a 400 naming it. */
+export const EmptyQuery = Type.Object({}, { additionalProperties: false });

@@ -149,6 +149,7 @@ eachBackend('product update', (backend) => {
     assert.equal(r.status, 200);
     assert.equal(r.body.price, 250);
     assert.equal((await post(999, { price: 5 })).status, 404);
+    assert.equal((await call(t.app, 'POST', `${BASE}/1?dry_run=true`, { body: { price: 5 }, headers: bearer(key) })).status, 400);
     assert.equal((await post('no-such', { price: 5 })).status, 404);
     // the other project's product with the same id is untouched
     const other = await call(t.app, 'GET', '/v2/projects/other/products/1');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { buildApp } from '../../src/app.js';
-import { CHROMIUM_ARGS, findChromium } from '../support/chromium.js';
+import { findChromium, launchChromium } from '../support/browser.js';
 import { openStorage } from '../support/storage.js';
 
 // /docs in a real browser: the page renders every documented operation, and everything it
@@ -10,7 +9,7 @@ import { openStorage } from '../support/storage.js';
 
 const browser = findChromium();
 
-test('/docs lists every endpoint and loads nothing from another origin', { skip: 'skip' in browser ? browser.skip : false, timeout: 120_000 }, async (t) => {
+test('/docs lists every endpoint and loads nothing from another origin', { skip: browser.skip, timeout: 120_000 }, async (t) => {
   const storage = await openStorage('sqlite');
   const app = await buildApp({ storage });
   t.after(async () => {
@@ -23,7 +22,7 @@ test('/docs lists every endpoint and loads nothing from another origin', { skip:
     .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
     .sort();
 
-  const chrome = await chromium.launch({ executablePath: 'path' in browser ? browser.path : '', args: CHROMIUM_ARGS });
+  const chrome = await launchChromium(browser.path!);
   t.after(() => chrome.close());
   const page = await chrome.newPage();
   const foreign: string[] = [];

@@ -1,12 +1,5 @@
 import type { Storage } from '../../src/db/connect.js';
-import { loadDemo } from '../../src/demo/load-demo.js';
 import { importDocument } from '../../src/import/import.js';
-
-/** The demo project ("demo", ~50 products, plans, users, orders) and a key for it. */
-export async function seedDemo(storage: Storage): Promise<{ key: string }> {
-  const { key } = await loadDemo(storage.db);
-  return { key };
-}
 
 /**
  * A small catalog whose orderings are easy to reason about: equal names in different case,

@@ -11,6 +11,8 @@ import type { Response } from 'light-my-request';
 // Exceptions, each still checked as far as it can be:
 // - GET /v2/openapi.json and /docs/*: the document and its viewer are hidden from the
 //   document itself (they describe it; they are not part of the API);
+// - GET /toolkit.js: the browser toolkit, a script rather than part of the JSON API, hidden
+//   too (test/client/toolkit-route.test.ts checks its answers);
 // - OPTIONS: CORS preflight, answered by @fastify/cors for every path (described in the
 //   document's introduction, not per path);
 // - a path the document does not know: it must be the generic 404 with an Error body;
@@ -29,7 +31,7 @@ interface Document {
   paths: Record<string, PathItem>;
 }
 
-const HIDDEN = [/^\/v2\/openapi\.json\/?$/, /^\/docs(\/|$)/];
+const HIDDEN = [/^\/v2\/openapi\.json\/?$/, /^\/docs(\/|$)/, /^\/toolkit\.js\/?$/];
 const DOCUMENT_ID = 'openapi.json';
 
 export class ConformanceChecker {

@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { parseRef } from '../../http/params.js';
-import { errorResponses } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses } from '../../http/schemas.js';
 import { categoryForest } from './repository.js';
-import { CategoryListQuery, CategoryParams, CategoryTree, EmptyQuery } from './schemas.js';
+import { CategoryListQuery, CategoryParams, CategoryTree } from './schemas.js';
 
 export async function categoryRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

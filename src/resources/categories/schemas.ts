@@ -31,4 +31,3 @@ export const CategoryListQuery = Type.Object(
 );
 
 export const CategoryParams = Type.Object({ project_id: Type.String(), category: Type.String({ description: 'category id or handle' }) });
-export const EmptyQuery = Type.Object({}, { additionalProperties: false });

@@ -4,10 +4,10 @@ import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseId } from '../../http/params.js';
-import { errorResponses, pageMeta } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
 import { findOrder, itemsOf, listOrders, updateOrder } from './repository.js';
-import { EmptyQuery, OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
+import { OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
 
 const OrderRef = Type.Ref('Order');
 

@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, MAX_ID, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
 import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from '../../import/records.js';
-import { EmptyQuery } from '../categories/schemas.js';
 
 export { FULFILLMENT_STATUSES, PAYMENT_STATUSES };
 
@@ -72,4 +71,3 @@ export const OrderUpdate = Type.Object(
 export type OrderUpdate = Static<typeof OrderUpdate>;
 
 export const OrderParams = Type.Object({ project_id: Type.String(), order_id: Type.String({ description: 'order id' }) });
-export { EmptyQuery };

@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { parseId } from '../../http/params.js';
-import { errorResponses } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses } from '../../http/schemas.js';
 import { findPlans } from './repository.js';
-import { EmptyQuery, PlanList, PlanParams } from './schemas.js';
+import { PlanList, PlanParams } from './schemas.js';
 
 export async function planRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

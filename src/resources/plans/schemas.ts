@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox';
 import { Id, Timestamp } from '../../http/schemas.js';
-import { EmptyQuery } from '../categories/schemas.js';
 
 export const PLAN_STATUSES = ['active', 'deactivated', 'archived', 'deleted'] as const;
 export const INTERVALS = ['day', 'week', 'month', 'year', 'one_time'] as const;
@@ -30,4 +29,3 @@ export type Plan = Static<typeof Plan>;
 
 export const PlanList = Type.Object({ data: Type.Array(Type.Ref('Plan')) });
 export const PlanParams = Type.Object({ project_id: Type.String(), plan_id: Type.String() });
-export { EmptyQuery };

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, invalid } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
-import { errorResponses, pageMeta } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
 import { presentProduct } from './present.js';
 import { categoryIdsOf, findProduct, listProducts, updateProduct } from './repository.js';
 import {
@@ -79,6 +79,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       summary: 'Update a product',
       tags: ['products'],
       params: ProductParams,
+      querystring: EmptyQuery,
       body: ProductUpdate,
       response: { 200: ProductRef, ...errorResponses(400, 401, 404, 409, 412, 413, 415, 429) },
     },

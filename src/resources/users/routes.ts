@@ -3,10 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { parseId } from '../../http/params.js';
-import { errorResponses, pageMeta } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
 import { presentUser } from './present.js';
 import { findUser, listUsers, subscriptionsOf } from './repository.js';
-import { EmptyQuery, UserList, UserListQuery, UserParams } from './schemas.js';
+import { UserList, UserListQuery, UserParams } from './schemas.js';
 
 export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

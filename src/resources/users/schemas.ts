@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, NullableTimestamp, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
 import { SUBSCRIPTION_STATUSES } from '../../import/records.js';
-import { EmptyQuery } from '../categories/schemas.js';
 
 export const Subscription = Type.Object({
   plan_id: Id,
@@ -34,4 +33,3 @@ export const UserListQuery = Type.Object({ page: Type.Optional(Page), perpage: T
 export type UserListQuery = Static<typeof UserListQuery>;
 
 export const UserParams = Type.Object({ project_id: Type.String(), user_id: Type.String({ description: 'user id' }) });
-export { EmptyQuery };

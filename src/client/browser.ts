@@ -1,0 +1,62 @@
+import { type Api, type ClientOptions, createApi } from './api.js';
+import { ApiError, NetworkError } from './errors.js';
+import type { Client } from './index.js';
+import { resourceHelpers } from './resources.js';
+
+// The entry of /toolkit.js. `<script src="{base_url}/toolkit.js" data-project="demo">` defines
+// window.storefront: the base address comes from the script's own src, the project from
+// data-project; storefront.init({ baseUrl, projectId, apiKey }) sets them by hand.
+
+type Settings = Partial<Pick<ClientOptions, 'baseUrl' | 'projectId' | 'apiKey'>>;
+
+export type Storefront = Client & {
+  init(settings: Settings): Storefront;
+  ApiError: typeof ApiError;
+  NetworkError: typeof NetworkError;
+};
+
+declare global {
+  interface Window {
+    storefront: Storefront;
+  }
+}
+
+/** What the script tag says: read now, while document.currentScript is this script. */
+function fromScriptTag(): Settings {
+  const script = document.currentScript as HTMLScriptElement | null;
+  if (!script || !script.src) return {};
+  const src = new URL(script.src, document.baseURI);
+  // https://api.example.com/prefix/toolkit.js -> https://api.example.com/prefix
+  const baseUrl = src.origin + src.pathname.replace(/\/[^/]*$/, '');
+  return { baseUrl, projectId: script.getAttribute('data-project') || undefined };
+}
+
+let settings: Settings = fromScriptTag();
+let configured: Api | undefined;
+
+// One stable api function that reads the settings of the moment, so init() also applies to
+// helpers and references taken before it. Mistakes reject like any other failure.
+const api: Api = (path, options) =>
+  new Promise((resolve) => {
+    if (!configured) {
+      if (!settings.baseUrl || !settings.projectId) {
+        throw new Error('storefront: no project set; add data-project="<project_id>" to the script tag or call storefront.init({ baseUrl, projectId })');
+      }
+      configured = createApi(settings as ClientOptions);
+    }
+    resolve(configured(path, options));
+  });
+
+const storefront: Storefront = {
+  api,
+  ...resourceHelpers(api),
+  init(next) {
+    settings = { ...settings, ...next };
+    configured = undefined;
+    return storefront;
+  },
+  ApiError,
+  NetworkError,
+};
+
+window.storefront = storefront;

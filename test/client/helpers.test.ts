@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Product, createClient } from '../../src/client/index.js';
+import { eachBackend } from '../support/each-backend.js';
+import { liveServer } from './live-server.js';
+
+// The typed helpers are api() with typed paths, queries and answers; all() walks every page.
+
+/** The client, and the URLs it fetched. */
+function counting(baseUrl: string, projectId: string, apiKey?: string) {
+  const urls: string[] = [];
+  const client = createClient({ baseUrl, projectId, apiKey, fetch: (url, init) => (urls.push(String(url)), fetch(url, init)) });
+  return { client, urls };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+eachBackend('client helpers', (backend) => {
+  test('products: list with a query, get by handle or id, update', async (t) => {
+    const { baseUrl, key } = await liveServer(t, backend);
+    const { products } = createClient({ baseUrl, projectId: 'shop', apiKey: key });
+    const page = await products.list({ order: 'price_asc,name_asc', perpage: 3 });
+    assert.deepEqual(page.data.map((p) => p.handle), ['clay-mug', 'linen-shirt', 'wool-sweater']);
+    assert.deepEqual(page.meta, { page: 1, perpage: 3, total: 4, pages: 2 });
+    assert.deepEqual(await products.get(1), await products.get('linen-shirt'));
+    const sweater = await products.update('wool-sweater', { inventory_type: 'advanced', stock_quantity: 3 });
+    assert.deepEqual([sweater.inventory_type, sweater.stock_quantity, sweater.in_stock], ['advanced', 3, true]);
+  });
+
+  test('products.all() walks every page in order, one request a page', async (t) => {
+    const { baseUrl } = await liveServer(t, backend);
+    const { client, urls } = counting(baseUrl, 'shop');
+    const all: Product[] = await collect(client.products.all({ order: 'price_asc', perpage: 3 }));
+    assert.deepEqual(all.map((p) => p.price), [1200, 4900, 8900, 29900]);
+    assert.deepEqual(urls.map((u) => new URL(u).search), ['?order=price_asc&perpage=3&page=1', '?order=price_asc&perpage=3&page=2']);
+  });
+
+  test('plans and categories: list and get', async (t) => {
+    const { baseUrl } = await liveServer(t, backend);
+    const { plans, categories } = createClient({ baseUrl, projectId: 'shop' });
+    assert.deepEqual((await plans.list()).data.map((p) => [p.name, p.prices[0]?.amount]), [['Basic', 500]]);
+    assert.equal((await plans.get(2)).status, 'archived');
+    const tree = await categories.list();
+    assert.deepEqual(tree.map((c) => [c.handle, c.subcategories.map((s) => s.handle)]), [['clothing', ['shirts']], ['home', []]]);
+    assert.deepEqual(await categories.list({ 'root-category': 3 }), [tree[1]]);
+    assert.equal((await categories.get('shirts')).parent_id, 1);
+  });
+
+  test('the demo project: every product, page by page', async (t) => {
+    const { baseUrl } = await liveServer(t, backend, 'demo');
+    const { client, urls } = counting(baseUrl, 'demo');
+    const first = await client.products.list();
+    const products = await collect(client.products.all());
+    assert.ok(first.meta.total > 20, 'the demo has more than one default page of products');
+    assert.equal(products.length, first.meta.total);
+    assert.equal(new Set(products.map((p) => p.id)).size, products.length, 'no product twice');
+    assert.equal(urls.length, 1 + Math.ceil(first.meta.total / 100));
+  });
+
+  test('the demo project: users list, get and all()', async (t) => {
+    const { baseUrl, key } = await liveServer(t, backend, 'demo');
+    const { users } = createClient({ baseUrl, projectId: 'demo', apiKey: key });
+    const all = await collect(users.all({ perpage: 7 }));
+    assert.equal(all.length, (await users.list()).meta.total);
+    assert.equal(new Set(all.map((u) => u.id)).size, all.length, 'no user twice');
+    assert.deepEqual(await users.get(all[0].id), all[0]);
+  });
+
+  test('the demo project: orders list, get, all() and update', async (t) => {
+    const { baseUrl, key } = await liveServer(t, backend, 'demo');
+    const { orders } = createClient({ baseUrl, projectId: 'demo', apiKey: key });
+    const all = await collect(orders.all({ perpage: 7 }));
+    assert.equal(all.length, (await orders.list({ perpage: 1 })).meta.total);
+    assert.ok(all.every((o, i) => i === 0 || all[i - 1].created_at >= o.created_at), 'newest first, across pages');
+    const paid = await orders.list({ payment_status: 'paid', perpage: 100 });
+    assert.ok(paid.data.every((o) => o.payment_status === 'paid'));
+    const shipped = await orders.update(all[0].id, { fulfillment_status: 'shipped', is_archived: 'true' });
+    assert.deepEqual([shipped.fulfillment_status, shipped.is_archived], ['shipped', true]);
+    assert.deepEqual(await orders.get(all[0].id), shipped);
+  });
+});
+
+test('all() stops on an empty page even when meta promises more', async () => {
+  let calls = 0;
+  const fetch = async () => (calls++, Response.json({ data: [], meta: { page: 1, perpage: 100, total: 5, pages: 1 } }));
+  assert.deepEqual(await collect(createClient({ baseUrl: 'http://x', projectId: 'p', fetch }).users.all()), []);
+  assert.equal(calls, 1);
+});
