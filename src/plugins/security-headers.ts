@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-// Headers fitting a JSON API. Every answer: no MIME sniffing, no framing, no referrer. JSON
+// Headers fitting a JSON API. Every answer: no MIME sniffing, no referrer, no framing
+// (X-Frame-Options: DENY; where a page has its own CSP `frame-ancestors`, as /docs does,
+// browsers follow that instead). JSON
 // answers (and empty ones) also get a CSP that allows nothing at all: a JSON body is never
 // a document to render, so if a browser is tricked into showing one, nothing in it runs.
 // HTML and script answers (the /docs page, /toolkit.js) keep their own policy, if any.
@@ -19,13 +21,13 @@ export const JSON_ANSWER_HEADERS = {
 export default fp(
   async function securityHeaders(app: FastifyInstance) {
     app.addHook('onSend', async (_request, reply, payload) => {
-      const { 'content-security-policy': csp, ...always } = JSON_ANSWER_HEADERS;
+      const { 'content-security-policy': csp, 'x-frame-options': frames, ...always } = JSON_ANSWER_HEADERS;
       reply.headers(always);
-      const type = String(reply.getHeader('content-type') ?? '');
-      if ((type === '' || type.startsWith('application/json')) && !reply.hasHeader('content-security-policy')) {
-        reply.header('content-security-policy', csp);
-      }
       reply.removeHeader('x-powered-by');
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (reply.hasHeader('content-security-policy')) return payload; // a page's own policy, framing rule included
+      if (type === '' || type.startsWith('application/json')) reply.header('content-security-policy', csp);
+      reply.header('x-frame-options', frames);
       return payload;
     });
   },
