@@ -74,21 +74,19 @@ export default fp(
       const pending = request.idempotency;
       if (!pending) return payload;
       request.idempotency = null;
-      const row = app.storage.db
-        .updateTable('idempotency_keys')
-        .where('project_id', '=', pending.projectId)
-        .where('key_id', '=', pending.keyId)
-        .where('idem_key', '=', pending.key);
+      const where = <Q extends { where: (...args: any[]) => Q }>(q: Q) =>
+        q.where('project_id', '=', pending.projectId).where('key_id', '=', pending.keyId).where('idem_key', '=', pending.key);
       const retryable = reply.statusCode === 429 || reply.statusCode >= 500;
-      if (retryable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-        await app.storage.db
-          .deleteFrom('idempotency_keys')
-          .where('project_id', '=', pending.projectId)
-          .where('key_id', '=', pending.keyId)
-          .where('idem_key', '=', pending.key)
-          .execute();
-      } else {
-        await row.set({ status: reply.statusCode, body: payload.toString() }).execute();
+      try {
+        if (retryable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+          await where(app.storage.db.deleteFrom('idempotency_keys')).execute();
+        } else {
+          await where(app.storage.db.updateTable('idempotency_keys').set({ status: reply.statusCode, body: payload.toString() })).execute();
+        }
+      } catch (err) {
+        // The answer itself is right and goes out; only its replay is lost. The reservation
+        // stays and is taken over by a retry after STALE_SECONDS.
+        request.log.error({ err }, 'could not store the answer of an Idempotency-Key request');
       }
       return payload;
     });
