@@ -13,6 +13,8 @@ export interface Storage {
   /** where the data lives, without credentials: safe to print */
   describe: string;
   close(): Promise<void>;
+  /** PostgreSQL only: the connection pool's counts, for metrics */
+  pool?: { total(): number; idle(): number; waiting(): number };
 }
 
 export interface ConnectOptions {
@@ -90,7 +92,8 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     watchForBrokenQueries(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: releasingBroken(pool) }) });
-  return { db, backend: 'postgres', describe: redact(url), close: () => db.destroy() };
+  const stats = { total: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount };
+  return { db, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
 }
 
 export const DEFAULT_POOL_SIZE = 10;

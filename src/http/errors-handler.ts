@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { JSON_ANSWER_HEADERS } from '../plugins/security-headers.js';
 import { validationError } from './validation.js';
 
 // One place shapes every error into the envelope of the API. Nothing a client sees ever
@@ -9,7 +10,10 @@ import { validationError } from './validation.js';
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // An unreachable database is expected now and then and says nothing new per request:
+    // one line, no stack. Anything else 5xx is a fault of ours, logged whole.
+    if (apiError.status === 503) request.log.warn({ code: (error as { code?: string }).code, reason: error.message }, 'storage unavailable');
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     if (apiError.status === 401) reply.header('www-authenticate', 'Bearer');
     return reply.code(apiError.status).send(apiError.toBody());
   });
@@ -17,6 +21,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(new ApiError(404, `no resource at ${request.method} ${request.url.split('?')[0]}`).toBody());
   });
+}
+
+/**
+ * Errors Fastify raises before routing (a URL that is not valid percent-encoding, say) skip
+ * the error handler; this gives them the envelope too. Installed as `frameworkErrors`.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError(404, 'not found') // longer than any id or handle: names nothing
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ApiError(400, 'the URL is not valid (bad percent-encoding)')
+        : toApiError(error);
+  // No hook runs for these answers, so they get the headers of every answer here.
+  reply.headers({ ...JSON_ANSWER_HEADERS, 'access-control-allow-origin': '*', 'cache-control': 'public, no-cache', 'x-request-id': request.id });
+  reply.code(apiError.status).send(apiError.toBody());
 }
 
 export function toApiError(error: FastifyError): ApiError {

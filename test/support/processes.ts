@@ -38,7 +38,8 @@ export interface ServerProcess {
 export async function startServe(t: TestContext, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
-    env: { ...process.env, STOREFRONT_DEMO: '0', LOG_LEVEL: 'warn', ...env },
+    // Rate limits have tests of their own; these servers are hammered on purpose.
+    env: { ...process.env, STOREFRONT_DEMO: '0', LOG_LEVEL: 'warn', RATE_LIMIT: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exits: ServerProcess['exits'] = [];
