@@ -1,12 +1,14 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
 import { registerAnswerCache } from './cache/answer-cache.js';
 import { CountCache } from './cache/count-cache.js';
 import { toolkitRoute } from './client/toolkit-route.js';
+import { DEFAULT_LIMITS, DEFAULT_RATE_LIMIT, type LimitsConfig, type RateLimitConfig } from './config.js';
 import type { Storage } from './db/connect.js';
 import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
-import { registerErrorHandling } from './http/errors-handler.js';
+import { frameworkErrors, registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
 import { registerProjectScope } from './http/project-scope.js';
 import { ErrorBody } from './http/schemas.js';
@@ -18,6 +20,13 @@ import { orderRoutes } from './resources/orders/routes.js';
 import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
 import { Plan } from './resources/plans/schemas.js';
+import health from './plugins/health.js';
+import idempotency from './plugins/idempotency.js';
+import { loggerOptions } from './plugins/logging.js';
+import metrics from './plugins/metrics.js';
+import rateLimit from './plugins/rate-limit.js';
+import requestIdHeader, { requestId } from './plugins/request-id.js';
+import securityHeaders from './plugins/security-headers.js';
 import { productRoutes } from './resources/products/routes.js';
 import { Product } from './resources/products/schemas.js';
 import { userRoutes } from './resources/users/routes.js';
@@ -34,25 +43,43 @@ declare module 'fastify' {
 export interface AppOptions {
   storage: Storage;
   logger?: FastifyServerOptions['logger'];
+  /** defaults: DEFAULT_RATE_LIMIT, in memory; `false` turns limiting off */
+  rateLimit?: Partial<RateLimitConfig> | false;
+  /** an ioredis client for the shared rate-limit store (else one is made from rateLimit.redisUrl) */
+  redis?: Redis;
+  /** timeouts and header size (defaults: DEFAULT_LIMITS) */
+  limits?: Partial<LimitsConfig>;
+  /** honour X-Forwarded-For from this proxy setting (Fastify trustProxy) */
+  trustProxy?: boolean | number | string;
+  /** when set, /metrics needs this bearer token */
+  metricsToken?: string;
 }
 
 export const BODY_LIMIT = 64 * 1024;
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
-export async function buildApp({ storage, logger = false }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { storage, logger = false } = options;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const app = Fastify({
-    logger,
+    logger: loggerOptions(logger),
+    genReqId: requestId,
+    // a hop count is valid at run time (proxy-addr) though Fastify's types omit it
+    trustProxy: (options.trustProxy ?? false) as boolean,
     bodyLimit: BODY_LIMIT,
+    // Slow clients cannot hold connections: headers and the whole request must arrive in
+    // bounded time, idle keep-alive sockets are closed, and headers are size-capped.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.requestTimeoutMs + 5_000,
+    http: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(limits.headersTimeoutMs, 1000) } as object,
+    // While closing, requests already on open connections are still answered (and get
+    // `Connection: close`) rather than a bare 503 outside the error envelope.
+    return503OnClosing: false,
+    frameworkErrors,
     // Handles are up to 128 characters; longer path segments still reach the handlers,
     // which answer 404 for a record that cannot exist.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
-    frameworkErrors: (error, _request, reply) => {
-      const apiError =
-        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new ApiError(404, 'not found')
-          : new ApiError(400, error.code === 'FST_ERR_BAD_URL' ? 'the URL is not valid (bad percent-encoding)' : 'bad request');
-      void (reply as unknown as FastifyReply).code(apiError.status).send(apiError.toBody());
-    },
     ajv: {
       // Reject, never repair: unknown fields are a 400 (not silently dropped), types are not
       // coerced (query strings are converted strictly in coerceQuery), and every error is
@@ -69,12 +96,18 @@ export async function buildApp({ storage, logger = false }: AppOptions): Promise
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'If-Match'],
-    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'If-Match', 'Idempotency-Key', 'X-Request-Id'],
+    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     maxAge: 86400,
     strictPreflight: false,
   });
   registerErrorHandling(app);
+  await app.register(requestIdHeader);
+  await app.register(securityHeaders);
+  await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
+  await app.register(health);
+  await app.register(rateLimit, { config: options.rateLimit === false ? { ...DEFAULT_RATE_LIMIT, enabled: false } : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, redis: options.redis });
+  await app.register(idempotency);
   // Before caching: its onSend hook must see the 200 answer before an ETag turns it into a 304.
   registerAnswerCache(app);
   registerCaching(app);

@@ -1,15 +1,61 @@
 // Configuration comes from the environment once, is checked, and is frozen: a bad value
 // fails at start-up with a clear line, never mid-request.
 
+export interface RateLimitConfig {
+  /** false turns rate limiting off (RATE_LIMIT=off) */
+  enabled: boolean;
+  /** requests per window from one client address, with or without a key */
+  addressMax: number;
+  /** requests per window made with one API key, from any address */
+  keyMax: number;
+  /** the window, in milliseconds */
+  windowMs: number;
+  /** when set, the counters live in Redis and every process shares one budget */
+  redisUrl?: string;
+}
+
+export interface LimitsConfig {
+  /** the whole request (headers and body) must arrive within this many milliseconds */
+  requestTimeoutMs: number;
+  /** the request headers must arrive within this many milliseconds (slow-loris) */
+  headersTimeoutMs: number;
+  /** an idle keep-alive connection is closed after this many milliseconds */
+  keepAliveTimeoutMs: number;
+  /** the request line and headers together may not exceed this many bytes */
+  maxHeaderBytes: number;
+  /** SIGTERM/SIGINT: requests in flight get this long to finish before the process exits */
+  shutdownTimeoutMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL: most connections one process opens (DATABASE_POOL_SIZE) */
+  databasePoolSize: number;
   demo: boolean;
   logLevel: string;
+  /** honour X-Forwarded-For from a proxy in front (TRUST_PROXY=true, a hop count, or trusted addresses) */
+  trustProxy: boolean | number | string;
+  /** when set, GET /metrics needs Authorization: Bearer <this token> */
+  metricsToken?: string;
+  rateLimit: RateLimitConfig;
+  limits: LimitsConfig;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
+
+// Generous on purpose: a static-site build paging a catalog of 100,000 products (1,000
+// pages of 100) from one address stays well inside one minute's address budget.
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = Object.freeze({ enabled: true, addressMax: 3000, keyMax: 6000, windowMs: 60_000 });
+
+export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxHeaderBytes: 16 * 1024,
+  shutdownTimeoutMs: 10_000,
+});
 
 export class ConfigError extends Error {}
 
@@ -19,13 +65,63 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port,
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || DEFAULT_DATABASE_URL),
+    databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
+    trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
+    metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
+    rateLimit: overrides.rateLimit ?? {
+      enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
+      addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),
+      keyMax: parseCount('RATE_LIMIT_KEY_MAX', env.RATE_LIMIT_KEY_MAX, DEFAULT_RATE_LIMIT.keyMax),
+      windowMs: parseCount('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, DEFAULT_RATE_LIMIT.windowMs),
+      redisUrl: env.REDIS_URL || undefined,
+    },
+    limits: overrides.limits ?? {
+      requestTimeoutMs: parseCount('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_LIMITS.requestTimeoutMs),
+      headersTimeoutMs: parseCount('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_LIMITS.headersTimeoutMs),
+      keepAliveTimeoutMs: parseCount('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, DEFAULT_LIMITS.keepAliveTimeoutMs),
+      maxHeaderBytes: parseCount('MAX_HEADER_BYTES', env.MAX_HEADER_BYTES, DEFAULT_LIMITS.maxHeaderBytes),
+      shutdownTimeoutMs: parseCount('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, DEFAULT_LIMITS.shutdownTimeoutMs),
+    },
   };
+  if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
+  }
+  if (config.rateLimit.redisUrl && !/^rediss?:\/\//.test(config.rateLimit.redisUrl)) {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  }
   return Object.freeze(config);
 }
 
 export function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new ConfigError(`port must be an integer from 0 to 65535, got "${value}"`);
   return Number(value);
+}
+
+export function parsePoolSize(value: string): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,12}$/.test(value) || Number(value) < 1) throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
+function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (['1', 'on', 'true'].includes(value)) return true;
+  if (['0', 'off', 'false'].includes(value)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${value}"`);
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value); // this many proxies in front
+  return value; // an address, a CIDR or a comma-separated list of them
 }

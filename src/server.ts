@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { type Storage, connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isEmpty, loadDemo } from './demo/load-demo.js';
+import { isStorageUnavailable } from './http/errors-handler.js';
 
 // Listening and closing, nothing else: the API itself is built in app.ts.
 
@@ -12,15 +13,33 @@ export interface RunningServer {
   storage: Storage;
   url: string;
   close(): Promise<void>;
+  /** how long SIGTERM waits for requests in flight before giving up */
+  shutdownTimeoutMs?: number;
 }
 
 export async function startServer(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
-  const storage = connect(config.databaseUrl);
-  await migrateToLatest(storage.db);
+  const storage = connect(config.databaseUrl, { poolSize: config.databasePoolSize });
   let demo: { projectId: string; key: string } | undefined;
-  if (config.demo && (await isEmpty(storage.db))) demo = await loadDemo(storage.db);
+  // Start-up needs the database (the schema is migrated first), so a database that cannot
+  // be reached fails fast with one clear line; a supervisor (systemd, Kubernetes) retries.
+  // Once running, the service rides out outages by itself: requests answer 503 meanwhile.
+  try {
+    await migrateToLatest(storage.db);
+    if (config.demo && (await isEmpty(storage.db))) demo = await loadDemo(storage.db);
+  } catch (e) {
+    await storage.close().catch(() => {});
+    const message = (e as Error).message?.split('\n')[0] || String(e);
+    throw new Error(isStorageUnavailable(e) ? `cannot reach the database ${storage.describe} (${message}); start it or fix DATABASE_URL, then retry` : message, { cause: e });
+  }
 
-  const app = await buildApp({ storage, logger: { level: config.logLevel } });
+  const app = await buildApp({
+    storage,
+    logger: { level: config.logLevel },
+    rateLimit: config.rateLimit,
+    limits: config.limits,
+    trustProxy: config.trustProxy,
+    metricsToken: config.metricsToken,
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -46,14 +65,23 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
       await app.close(); // stops accepting, lets requests in flight finish
       await storage.close();
     })());
-  return { app, storage, url, close };
+  return { app, storage, url, close, shutdownTimeoutMs: config.limits.shutdownTimeoutMs };
 }
 
-/** Closes cleanly on SIGTERM and SIGINT: no accepted request is cut off. */
+/**
+ * Closes cleanly on SIGTERM and SIGINT: the port stops accepting, requests in flight are
+ * answered, then the database is closed. If that takes longer than the shutdown timeout
+ * (a client that never finishes), the process exits non-zero rather than hang forever.
+ */
 export function closeOnSignals(server: RunningServer): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       server.app.log.info({ signal }, 'shutting down');
+      const timeout = server.shutdownTimeoutMs ?? 10_000;
+      setTimeout(() => {
+        server.app.log.error({ timeout }, 'shutdown timed out; exiting with requests unfinished');
+        process.exit(1);
+      }, timeout).unref();
       server.close().then(
         () => process.exit(0),
         (err) => {

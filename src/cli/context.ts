@@ -35,24 +35,28 @@ export function databaseUrl(values: Record<string, unknown>): string {
   return (values.database as string | undefined) || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 }
 
+/** A storage whose schema is up to date; `applied` names the migrations this opening ran. */
+export type OpenStorage = Storage & { applied: string[] };
+
 /** Opens the storage and brings its schema up to date, as every command that touches it does. */
-export async function openStorage(values: Record<string, unknown>): Promise<Storage> {
+export async function openStorage(values: Record<string, unknown>): Promise<OpenStorage> {
   let storage: Storage;
   try {
-    storage = connect(databaseUrl(values));
+    storage = connect(databaseUrl(values), { longRunning: true });
   } catch (e) {
     throw new CliError((e as Error).message);
   }
+  let applied: string[];
   try {
-    await migrateToLatest(storage.db);
+    applied = await migrateToLatest(storage.db);
   } catch (e) {
     await storage.close().catch(() => {});
     throw new CliError(`cannot open ${storage.describe}: ${(e as Error).message.split('\n')[0]}`);
   }
-  return storage;
+  return { ...storage, applied };
 }
 
-export async function withStorage<T>(values: Record<string, unknown>, work: (storage: Storage) => Promise<T>): Promise<T> {
+export async function withStorage<T>(values: Record<string, unknown>, work: (storage: OpenStorage) => Promise<T>): Promise<T> {
   const storage = await openStorage(values);
   try {
     return await work(storage);

@@ -16,6 +16,8 @@ export interface Storage {
   close(): Promise<void>;
   /** SQLite only: the driver's own handle, for bulk writers that reuse prepared statements */
   sqlite?: SQLite.Database;
+  /** PostgreSQL only: the connection pool's counts, for metrics */
+  pool?: { total(): number; idle(): number; waiting(): number };
 }
 
 export interface ConnectOptions {
@@ -23,6 +25,12 @@ export interface ConnectOptions {
   searchPath?: string;
   /** PostgreSQL only: most connections this process opens */
   poolSize?: number;
+  /**
+   * PostgreSQL only: no statement or query timeout. For CLI commands (an import of
+   * millions of records checks references in statements that may run for minutes); a
+   * server keeps its 10 s limits, so that no request hangs.
+   */
+  longRunning?: boolean;
 }
 
 export class StorageUrlError extends Error {}
@@ -61,21 +69,66 @@ const types = {
 function connectPostgres(url: string, options: ConnectOptions): Storage {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types,
+    // Probe idle connections after 10 s so that a server that vanished without a word
+    // (a dead host, a dropped NAT entry) is noticed instead of waiting on the OS's 2 hours.
     keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // A request waits at most 3 s for a connection (a new one, or a free one of a full
+    // pool); a query gets 10 s on the server and 10 s on the wire. Past that the request
+    // answers 503 `unavailable` instead of hanging.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
-    query_timeout: 10_000,
-    statement_timeout: 10_000,
+    ...(options.longRunning ? {} : { query_timeout: 10_000, statement_timeout: 10_000 }),
     application_name: 'storefront-api',
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener
   // that would crash the process. The next query gets a fresh connection instead.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, backend: 'postgres', describe: redact(url), close: () => db.destroy() };
+  pool.on('connect', (client) => {
+    // A client that loses its server while checked out emits 'error' on itself (pg-pool
+    // listens only while it is idle): the query in flight already fails with that error,
+    // and the pool drops the client on release because it is no longer queryable.
+    client.on('error', () => {});
+    watchForBrokenQueries(client);
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: releasingBroken(pool) }) });
+  const stats = { total: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount };
+  return { db, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+// A query that timed out on the client side ('Query read timeout') leaves its statement
+// running on a connection that pg still counts as healthy: the next query would read the
+// old answer. Such a client is marked here and destroyed, not reused, when it is released.
+const broken = new WeakSet<pg.PoolClient>();
+
+function watchForBrokenQueries(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((e: Error) => {
+        if (/Query read timeout/.test(e?.message ?? '')) broken.add(client);
+      });
+    }
+    return result;
+  };
+}
+
+function releasingBroken(pool: pg.Pool) {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      const release = client.release;
+      client.release = (err?: Error | boolean) => release(err ?? broken.has(client));
+      return client;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /** The URL without its password, for messages and logs. */

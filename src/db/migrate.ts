@@ -2,6 +2,7 @@ import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { isPostgres } from './dialect.js';
 import * as initial from './migrations/001-initial.js';
 import * as performance from './migrations/002-performance.js';
+import * as hardening from './migrations/003-hardening.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -9,7 +10,11 @@ import * as performance from './migrations/002-performance.js';
 const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-performance': performance,
+  '003-hardening': hardening,
 };
+
+/** Every migration's name, in the order they apply. */
+export const MIGRATION_NAMES = Object.keys(migrations);
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told

@@ -132,6 +132,18 @@ export interface OrderItemTable {
   price: number;
 }
 
+export interface IdempotencyKeyTable {
+  project_id: string;
+  key_id: number;
+  idem_key: string;
+  /** SHA-256 of the method, path and canonical JSON body of the first request */
+  request_hash: string;
+  status: number | null;
+  body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
@@ -144,4 +156,5 @@ export interface Database {
   subscriptions: SubscriptionTable;
   orders: OrderTable;
   order_items: OrderItemTable;
+  idempotency_keys: IdempotencyKeyTable;
 }

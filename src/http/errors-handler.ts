@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { JSON_ANSWER_HEADERS } from '../plugins/security-headers.js';
 import { validationError } from './validation.js';
 
 // One place shapes every error into the envelope of the API. Nothing a client sees ever
@@ -9,7 +10,10 @@ import { validationError } from './validation.js';
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // An unreachable database is expected now and then and says nothing new per request:
+    // one line, no stack. Anything else 5xx is a fault of ours, logged whole.
+    if (apiError.status === 503) request.log.warn({ code: (error as { code?: string }).code, reason: error.message }, 'storage unavailable');
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     if (apiError.status === 401) reply.header('www-authenticate', 'Bearer');
     return reply.code(apiError.status).send(apiError.toBody());
   });
@@ -17,6 +21,22 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(new ApiError(404, `no resource at ${request.method} ${request.url.split('?')[0]}`).toBody());
   });
+}
+
+/**
+ * Errors Fastify raises before routing (a URL that is not valid percent-encoding, say) skip
+ * the error handler; this gives them the envelope too. Installed as `frameworkErrors`.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError(404, 'not found') // longer than any id or handle: names nothing
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ApiError(400, 'the URL is not valid (bad percent-encoding)')
+        : toApiError(error);
+  // No hook runs for these answers, so they get the headers of every answer here.
+  reply.headers({ ...JSON_ANSWER_HEADERS, 'access-control-allow-origin': '*', 'cache-control': 'public, no-cache', 'x-request-id': request.id });
+  reply.code(apiError.status).send(apiError.toBody());
 }
 
 export function toApiError(error: FastifyError): ApiError {
@@ -50,12 +70,23 @@ export function toApiError(error: FastifyError): ApiError {
   return new ApiError(500, 'internal error', undefined, { cause: error });
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+// What node-postgres and better-sqlite3 really throw when the database cannot answer now:
+// socket errors (the server is down or the network cut), PostgreSQL's connection and
+// shutdown classes (08, 57P0x), too_many_connections (53300), a statement timeout (57014),
+// and pg's own messages that carry no code (pool connect timeout, a connection ended
+// mid-query, a client-side query timeout). SQLITE_BUSY* is a lock held past busy_timeout.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  '57P01', '57P02', '57P03', '57014', '53300', '08000', '08003', '08006', '08001', '08004',
+]);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|Client was closed and is not queryable/i;
 
 /** Errors that mean "the database cannot be reached right now", not "this request is wrong". */
 export function isStorageUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
-  if (!e) return false;
-  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error/i.test(e.message ?? '');
+  const e = error as { code?: unknown; message?: string; errors?: unknown[] } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('SQLITE_BUSY'))) return true;
+  if (UNAVAILABLE_MESSAGES.test(e.message ?? '')) return true;
+  // Connecting to a name with several addresses fails with an AggregateError of each try.
+  return Array.isArray(e.errors) && e.errors.some(isStorageUnavailable);
 }

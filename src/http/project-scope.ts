@@ -13,11 +13,14 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     project: Project;
+    /** the id of the API key accepted for this request (rate limits and idempotency use it) */
+    apiKeyId: number | null;
   }
 }
 
 export function registerProjectScope(app: FastifyInstance): void {
   app.decorateRequest('project', null as unknown as Project);
+  app.decorateRequest('apiKeyId', null);
   app.addHook('onRequest', async (request) => {
     const { project_id: projectId } = request.params as { project_id: string };
     const auth = request.routeOptions.config.auth;
@@ -39,4 +42,5 @@ async function requireKey(app: FastifyInstance, request: FastifyRequest, project
   if (!match) throw new ApiError(401, 'the Authorization header must be "Bearer <key>"');
   const result = await checkKey(app.storage.db, projectId, match[1]);
   if (!result.ok) throw new ApiError(401, 'the API key is not valid for this project');
+  request.apiKeyId = result.keyId ?? null;
 }

@@ -17,27 +17,42 @@ export function coerceQuery(request: FastifyRequest): void {
     if (Array.isArray(value)) throw new ApiError(400, `${name} must be given once`, [{ field: name, message: 'must be given once' }]);
     const type = schema?.properties?.[name]?.type;
     if (typeof value !== 'string') continue;
-    if (value.includes('\u0000')) throw nulError(name);
+    checkText(value, name);
     if (type === 'integer' && /^[0-9]{1,15}$/.test(value)) query[name] = Number(value);
     else if (type === 'boolean' && (value === 'true' || value === 'false')) query[name] = value === 'true';
   }
 }
 
-// No text this API stores or matches may hold a NUL character: PostgreSQL cannot store one,
-// and SQLite would cut the text there.
+// No text this API stores or matches may hold a NUL character (PostgreSQL cannot store
+// one, and SQLite would cut the text there) or an unpaired UTF-16 surrogate (not Unicode:
+// PostgreSQL would store a replacement character, SQLite bytes that read back mangled).
 function nulError(field: string): ApiError {
   return new ApiError(400, `${field} must not contain NUL characters`, [{ field, message: 'must not contain NUL characters' }]);
 }
 
-/** Walks a parsed JSON body and refuses any string (or key) holding a NUL character. */
+const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function checkText(text: string, field: string): void {
+  if (text.includes('\u0000')) throw nulError(field);
+  if (UNPAIRED.test(text)) throw new ApiError(400, `${field} must be valid Unicode text`, [{ field, message: 'must be valid Unicode text (an unpaired surrogate)' }]);
+}
+
+/**
+ * Walks a parsed JSON body and refuses any string (or key) holding a NUL character or an
+ * unpaired surrogate. Iterative, not recursive: a body nested 100,000 levels deep is valid
+ * JSON and must not overflow the stack (that was a 500).
+ */
 export function rejectNul(value: unknown, path: string): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw nulError(path);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      const field = path === 'body' ? k : `${path}.${k}`;
-      if (k.includes('\u0000')) throw nulError(field);
-      rejectNul(v, field);
+  const stack: Array<[unknown, string]> = [[value, path]];
+  while (stack.length > 0) {
+    const [item, field] = stack.pop()!;
+    if (typeof item === 'string') checkText(item, field);
+    else if (item && typeof item === 'object') {
+      for (const [k, v] of Object.entries(item)) {
+        const name = field === 'body' ? k : `${field}.${k}`;
+        checkText(k, name);
+        stack.push([v, name]);
+      }
     }
   }
 }

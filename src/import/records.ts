@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Timestamp } from '../http/schemas.js';
+import { Id } from '../http/schemas.js';
 import { INTERVALS, PLAN_STATUSES } from '../resources/plans/schemas.js';
 
 // The records of an import file (CONTRACT 9): the API's record shapes, where every field
@@ -11,6 +11,9 @@ const Handle = Type.String({
   description: 'a handle: lower-case letters and digits in words joined by single hyphens, not all digits',
 });
 const Bool = Type.Boolean();
+// Times from year 1 to 9999: every backend stores them as the same 64-bit integer (an
+// unbounded one would be a REAL in SQLite and an error in PostgreSQL's bigint).
+const Timestamp = Type.Integer({ minimum: -62_135_596_800, maximum: 253_402_300_799, description: 'unix seconds' });
 const Count = (max: number) => Type.Integer({ minimum: 0, maximum: max });
 const Money = Count(1_000_000_000_000);
 const Text = (maxLength: number) => Type.String({ maxLength });

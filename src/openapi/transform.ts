@@ -4,7 +4,8 @@ import { codeFor } from '../errors.js';
 // The document is generated from the route schemas; this transform only adds what every
 // route shares but does not declare itself, because it comes from app-wide hooks:
 // - 304 on GET (src/http/caching.ts answers If-None-Match from the ETag, with no body),
-// - 500 and 503 (src/http/errors-handler.ts can answer them on any route),
+// - 429 (src/plugins/rate-limit.ts limits every route), 500 and 503 (src/http/errors-handler.ts
+//   can answer them on any route),
 // - the Authorization scheme a route needs (config.auth, read by src/http/project-scope.ts),
 // - the headers that come with 200 (ETag) and 401 (WWW-Authenticate).
 // It hides the catch-all 405 routes of src/http/method-not-allowed.ts: they are the absence
@@ -15,7 +16,7 @@ type Schema = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
-const errorRef = (status: 500 | 503, description: string) => ({ $ref: 'Error', description: `${codeFor(status)}: ${description}` });
+const errorRef = (status: 429 | 500 | 503, description: string) => ({ $ref: 'Error', description: `${codeFor(status)}: ${description}` });
 
 export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
   const config = (route.config ?? {}) as { methodNotAllowed?: boolean; auth?: 'key' | 'fetch_hidden' };
@@ -42,6 +43,9 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   if (response[401]) {
     response[401] = withHeaders(response[401] as Schema, { 'WWW-Authenticate': { type: 'string', const: 'Bearer' } });
   }
+  response[429] ??= withHeaders(errorRef(429, 'too many requests from this address or key; wait Retry-After seconds'), {
+    'Retry-After': { type: 'string', description: 'seconds until the budget refills' },
+  });
   response[500] ??= errorRef(500, 'an unexpected failure; the message never carries details');
   response[503] ??= errorRef(503, 'storage is unreachable; try again shortly');
 

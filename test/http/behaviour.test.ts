@@ -34,7 +34,8 @@ eachBackend('HTTP behaviour', (backend) => {
     assert.equal(r.headers['access-control-allow-origin'], '*');
     assert.deepEqual(String(r.headers['access-control-allow-methods']).split(/, ?/).sort(), ['GET', 'HEAD', 'POST']);
     const allowed = String(r.headers['access-control-allow-headers']).toLowerCase().split(/, ?/).sort();
-    assert.deepEqual(allowed, ['authorization', 'content-type', 'if-match', 'if-none-match']);
+    // CONTRACT 8's four, plus Idempotency-Key and X-Request-Id (docs/SECURITY.md) so that browser code can send them.
+    assert.deepEqual(allowed, ['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match', 'x-request-id']);
   });
 
   test('paths with and without a trailing slash are the same resource', async () => {

@@ -81,13 +81,15 @@ export async function itemsOf(db: Kysely<Database>, projectId: string, orderIds:
  * Applies a partial update in one transaction and returns the order as it now stands, with
  * its items. Only the columns sent are written, and the row is locked while it is read, so
  * two concurrent updates of different fields both survive and each answer shows a state that
- * really existed. Undefined when there is no such order.
+ * really existed. Undefined when there is no such order. `check` runs on the locked current
+ * order before anything is written (If-Match): it throws to refuse the update.
  */
 export async function updateOrder(
   db: Kysely<Database>,
   projectId: string,
   id: number,
   changes: OrderUpdate,
+  check?: (trx: Kysely<Database>, current: OrderRow) => Promise<void>,
 ): Promise<{ row: OrderRow; items: OrderItemRow[] } | undefined> {
   return db.transaction().execute(async (trx) => {
     // First, so that the project row is locked before the order row, as every writer does;
@@ -96,6 +98,7 @@ export async function updateOrder(
     const select = trx.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('id', '=', id);
     const current = await forUpdate(trx, select).executeTakeFirst();
     if (!current) return undefined;
+    if (check) await check(trx, current);
 
     const set: Partial<OrderRow> = { updated_at: Math.floor(Date.now() / 1000) };
     if (changes.payment_status !== undefined) set.payment_status = changes.payment_status;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
+import { ifMatch } from '../../http/if-match.js';
 import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
@@ -77,11 +78,22 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       params: OrderParams,
       querystring: EmptyQuery,
       body: OrderUpdate,
-      response: { 200: OrderRef, ...errorResponses(400, 401, 404, 413, 415) },
+      response: { 200: OrderRef, ...errorResponses(400, 401, 404, 409, 412, 413, 415, 429) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const id = parseId(request.params.order_id, 'order');
-      const updated = await updateOrder(app.storage.db, request.project.id, id, request.body);
+      const precondition = ifMatch(request, reply);
+      const updated = await updateOrder(
+        app.storage.db,
+        request.project.id,
+        id,
+        request.body,
+        precondition &&
+          (async (trx, current) => {
+            const items = await itemsOf(trx, request.project.id, [current.id]);
+            precondition(presentOrder(current, items.get(current.id) ?? []));
+          }),
+      );
       if (!updated) throw new ApiError(404, `order ${id} not found`);
       return presentOrder(updated.row, updated.items);
     },

@@ -139,7 +139,17 @@ export async function categoryIdsOf(db: Kysely<Database>, projectId: string, pro
  * are judged against the type the product will have after this update, so two concurrent
  * updates of different fields both survive. Undefined when there is no such product.
  */
-export async function updateProduct(db: Kysely<Database>, projectId: string, ref: Ref, changes: ProductUpdate): Promise<ProductRow | undefined> {
+/**
+ * `check` runs on the locked current row before anything is written (If-Match): it throws
+ * to refuse the update, and then nothing changes.
+ */
+export async function updateProduct(
+  db: Kysely<Database>,
+  projectId: string,
+  ref: Ref,
+  changes: ProductUpdate,
+  check?: (trx: Kysely<Database>, current: ProductRow) => Promise<void>,
+): Promise<ProductRow | undefined> {
   return db.transaction().execute(async (trx) => {
     // First, so that the project row is locked before the product row, as every writer does.
     await bumpDataVersion(trx, projectId);
@@ -147,6 +157,7 @@ export async function updateProduct(db: Kysely<Database>, projectId: string, ref
     q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('handle', '=', ref.handle);
     const current = await forUpdate(trx, q).executeTakeFirst();
     if (!current) return undefined;
+    if (check) await check(trx, current);
 
     const type = changes.inventory_type ?? current.inventory_type;
     if (changes.in_stock !== undefined && type === 'advanced') {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, invalid } from '../../errors.js';
+import { ifMatch } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
 import { presentProduct } from './present.js';
@@ -87,11 +88,23 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       params: ProductParams,
       querystring: EmptyQuery,
       body: ProductUpdate,
-      response: { 200: ProductRef, ...errorResponses(400, 401, 404, 413, 415) },
+      response: { 200: ProductRef, ...errorResponses(400, 401, 404, 409, 412, 413, 415, 429) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const ref = parseRef(request.params.product, 'product');
-      const row = await updateProduct(app.storage.db, request.project.id, ref, request.body);
+      const { currency } = request.project;
+      const precondition = ifMatch(request, reply);
+      const row = await updateProduct(
+        app.storage.db,
+        request.project.id,
+        ref,
+        request.body,
+        precondition &&
+          (async (trx, current) => {
+            const categories = await categoryIdsOf(trx, request.project.id, [current.id]);
+            precondition(presentProduct(current, currency, categories.get(current.id) ?? []));
+          }),
+      );
       if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
       const categories = await categoryIdsOf(app.storage.db, request.project.id, [row.id]);
       return presentProduct(row, request.project.currency, categories.get(row.id) ?? []);

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+
+// Optimistic concurrency for POST updates: `If-Match: <etag>` names the version the client
+// read (the ETag of its GET answer: SHA-1 of the JSON body, see caching.ts). The check runs
+// inside the update's transaction, on the row it has locked, so that no other update can
+// slip in between the comparison and the write.
+
+export type Precondition = (current: unknown) => void;
+
+/** The check to run on the current record, or undefined when no If-Match was sent. */
+export function ifMatch(request: FastifyRequest, reply: FastifyReply): Precondition | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined) return undefined;
+  if (header.trim() === '*') return () => {}; // any current version will do
+  // Compared strongly (RFC 9110 13.1.1): a weak tag never matches.
+  const tags = header.split(',').map((tag) => tag.trim());
+  // The same serializer as the 200 answer, so the ETag is the one GET gave.
+  const serialize = reply.getSerializationFunction('200') ?? JSON.stringify;
+  return (current) => {
+    const etag = `"${createHash('sha1').update(serialize(current)).digest('base64url')}"`;
+    if (!tags.includes(etag)) {
+      throw new ApiError(412, 'the record has changed since it was read: If-Match does not match its current ETag; fetch it again', [
+        { field: 'If-Match', message: 'does not match the current ETag' },
+      ]);
+    }
+  };
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+
+// Idempotency-Key on POST: the first answer is stored (per project and API key) and a retry
+// with the same key and the same request gets that answer again, marked
+// `Idempotent-Replayed: true`, without a second write. The same key with another request
+// is a 409, as is a retry that arrives while the first is still being answered. Answers
+// that say "try again" (429, 5xx) are not kept, so that the retry really runs.
+//
+// The key is reserved before the handler runs (an insert that only one process can win),
+// so two concurrent retries cannot both write. A reservation left by a process that died
+// mid-request is taken over after STALE_SECONDS.
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+const STALE_SECONDS = 60;
+const PURGE_EVERY_MS = 60_000;
+const WELL_FORMED = /^[\x21-\x7e]{1,255}$/;
+
+interface Pending {
+  projectId: string;
+  keyId: number;
+  key: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency: Pending | null;
+  }
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+export default fp(
+  async function idempotency(app: FastifyInstance) {
+    app.decorateRequest('idempotency', null);
+    let lastPurge = 0;
+
+    app.addHook('preHandler', async (request, reply) => {
+      const header = request.headers['idempotency-key'];
+      if (request.method !== 'POST' || header === undefined || request.apiKeyId == null) return;
+      if (typeof header !== 'string' || !WELL_FORMED.test(header)) {
+        throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+      }
+      const db = app.storage.db;
+      const t = now();
+      if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+        lastPurge = Date.now();
+        await db.deleteFrom('idempotency_keys').where('expires_at', '<', t).execute();
+      }
+      const id = { projectId: request.project.id, keyId: request.apiKeyId, key: header };
+      const hash = requestHash(request);
+      const stored = await claim(db, id, hash, t);
+      if (stored === 'claimed') {
+        request.idempotency = id;
+        return;
+      }
+      if (stored.request_hash !== hash) {
+        throw new ApiError(409, 'this Idempotency-Key was already used for a different request; use a new key for a new request', [
+          { field: 'Idempotency-Key', message: 'was used for a different request' },
+        ]);
+      }
+      if (stored.status === null) {
+        throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [{ field: 'Idempotency-Key', message: 'is in use' }]);
+      }
+      reply.header('idempotent-replayed', 'true');
+      return reply.code(stored.status).type('application/json; charset=utf-8').send(stored.body ?? '');
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const pending = request.idempotency;
+      if (!pending) return payload;
+      request.idempotency = null;
+      const where = <Q extends { where: (...args: any[]) => Q }>(q: Q) =>
+        q.where('project_id', '=', pending.projectId).where('key_id', '=', pending.keyId).where('idem_key', '=', pending.key);
+      const retryable = reply.statusCode === 429 || reply.statusCode >= 500;
+      try {
+        if (retryable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+          await where(app.storage.db.deleteFrom('idempotency_keys')).execute();
+        } else {
+          await where(app.storage.db.updateTable('idempotency_keys').set({ status: reply.statusCode, body: payload.toString() })).execute();
+        }
+      } catch (err) {
+        // The answer itself is right and goes out; only its replay is lost. The reservation
+        // stays and is taken over by a retry after STALE_SECONDS.
+        request.log.error({ err }, 'could not store the answer of an Idempotency-Key request');
+      }
+      return payload;
+    });
+  },
+  { name: 'idempotency' },
+);
+
+/** Method, path and body with its keys sorted: the same request sent twice hashes alike. */
+function requestHash(request: FastifyRequest): string {
+  const path = request.url.split('?')[0].replace(/\/+$/, '');
+  return createHash('sha256').update(`${request.method} ${path}\n${canonical(request.body)}`).digest('hex');
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+type Stored = { request_hash: string; status: number | null; body: string | null };
+
+/** Reserves the key for this request, or returns what an earlier request left there. */
+async function claim(db: Kysely<Database>, id: Pending, hash: string, t: number): Promise<'claimed' | Stored> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await db
+      .insertInto('idempotency_keys')
+      .values({ project_id: id.projectId, key_id: id.keyId, idem_key: id.key, request_hash: hash, status: null, body: null, created_at: t, expires_at: t + IDEMPOTENCY_TTL_SECONDS })
+      .onConflict((oc) => oc.columns(['project_id', 'key_id', 'idem_key']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return 'claimed';
+
+    const existing = await db
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'status', 'body', 'created_at', 'expires_at'])
+      .where('project_id', '=', id.projectId)
+      .where('key_id', '=', id.keyId)
+      .where('idem_key', '=', id.key)
+      .executeTakeFirst();
+    if (!existing) continue; // deleted in between (expired or retryable); try again
+    const expired = existing.expires_at < t;
+    const abandoned = existing.status === null && existing.created_at < t - STALE_SECONDS;
+    if (!expired && !abandoned) return existing;
+    // Take the old record over, but only if nobody else did in the meantime.
+    const taken = await db
+      .updateTable('idempotency_keys')
+      .set({ request_hash: hash, status: null, body: null, created_at: t, expires_at: t + IDEMPOTENCY_TTL_SECONDS })
+      .where('project_id', '=', id.projectId)
+      .where('key_id', '=', id.keyId)
+      .where('idem_key', '=', id.key)
+      .where('created_at', '=', existing.created_at)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) > 0) return 'claimed';
+  }
+  throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [{ field: 'Idempotency-Key', message: 'is in use' }]);
+}

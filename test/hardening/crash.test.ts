@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { connect } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { importDocument } from '../../src/import/import.js';
+import { createKey } from '../../src/keys/repository.js';
+import { eachBackend } from '../support/each-backend.js';
+import { shop, startProcess } from '../support/hardening.js';
+import { PG_URL } from '../support/storage.js';
+
+// Crash safety: a real server process takes a stream of product and order updates and is killed
+// with SIGKILL mid-stream, several times. After each restart every update that was
+// answered 2xx must be there. Each writer owns one product and sends increasing prices
+// one at a time, so after a kill the stored price is the last acknowledged one, or the one
+// in flight when the process died; never an older one.
+
+const KILLS = Number(process.env.CRASH_KILLS ?? 3);
+// Four products (one of them hidden) and two orders, each with its own writer.
+const RECORDS = [
+  ...[1, 2, 3, 4].map((id) => ({ path: `products/${id}`, body: (n: number) => ({ price: n }), read: (r: Record<string, unknown>) => Number(r.price) })),
+  ...[1001, 1002].map((id) => ({ path: `orders/${id}`, body: (n: number) => ({ delivery_information: `v${n}` }), read: (r: Record<string, unknown>) => Number(String(r.delivery_information).slice(1)) })),
+];
+
+async function database(t: import('node:test').TestContext, backend: 'sqlite' | 'postgres'): Promise<string> {
+  if (backend === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'sf-crash-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    return `sqlite:${join(dir, 'store.db')}`;
+  }
+  const name = `crash_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  t.after(async () => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  });
+  const url = new URL(PG_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+eachBackend('crash safety', (backend) => {
+  test(`SIGKILL mid-stream ${KILLS} times: every acknowledged update survives`, { timeout: 120_000 }, async (t) => {
+    const url = await database(t, backend);
+    const setup = connect(url);
+    await migrateToLatest(setup.db);
+    await importDocument(setup.db, shop());
+    const { key } = await createKey(setup.db, 'shop');
+    await setup.close();
+
+    const acked = new Map<number, number>(); // record -> last acknowledged value
+    const sent = new Map<number, number>(); // record -> last value sent
+    let acknowledged = 0;
+    let next = 1;
+    for (let round = 0; round < KILLS; round++) {
+      const server = await startProcess(t, url);
+      let stop = false;
+      const writer = async (record: number) => {
+        while (!stop) {
+          const value = next++;
+          sent.set(record, value);
+          try {
+            const res = await fetch(`${server.url}/v2/projects/shop/${RECORDS[record].path}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+              body: JSON.stringify(RECORDS[record].body(value)),
+            });
+            if (res.status === 200) {
+              acked.set(record, value);
+              acknowledged++;
+            } else if (!stop) assert.fail(`update answered ${res.status}: ${await res.text()}`);
+          } catch {
+            return; // the process is gone: this update was never acknowledged
+          }
+        }
+      };
+      const writers = RECORDS.map((_, i) => writer(i));
+      await new Promise((r) => setTimeout(r, 400 + Math.random() * 400));
+      server.child.kill('SIGKILL');
+      await server.exited;
+      stop = true;
+      await Promise.all(writers);
+
+      // Restart and read every product back through the API.
+      const again = await startProcess(t, url);
+      for (const [record, { path, read }] of RECORDS.entries()) {
+        const res = await fetch(`${again.url}/v2/projects/shop/${path}${path.startsWith('products') ? '?fetch_hidden=true' : ''}`, { headers: { authorization: `Bearer ${key}` } });
+        const stored = read((await res.json()) as Record<string, unknown>);
+        const last = acked.get(record);
+        if (last === undefined) continue;
+        assert.ok(stored === last || stored === sent.get(record), `${path}: stored ${stored}, last acknowledged ${last}, last sent ${sent.get(record)}`);
+      }
+      again.child.kill('SIGKILL');
+      await again.exited;
+    }
+    assert.ok(acknowledged > KILLS * RECORDS.length, `only ${acknowledged} updates were acknowledged`);
+
+    const check = connect(url);
+    t.after(() => check.close());
+    if (backend === 'sqlite') {
+      const result = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(check.db);
+      assert.deepEqual(result.rows, [{ integrity_check: 'ok' }]);
+    }
+    t.diagnostic(`crash [${backend}]: ${KILLS} kills survived, ${acknowledged} acknowledged updates, 0 lost`);
+  });
+});
