@@ -42,7 +42,11 @@ function sqliteSchema(path: string): string {
 function sqliteColumns(path: string): Record<string, string[]> {
   const db = new SQLite(path, { readonly: true });
   try {
-    const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name").all() as { name: string }[];
+    // products_fts*: SQLite's trigram search index (an FTS5 table and its shadow tables), the
+    // counterpart of PostgreSQL's pg_trgm GIN index; an index, not data (src/db/search-index.ts).
+    const tables = db
+      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'products_fts%' order by name")
+      .all() as { name: string }[];
     return Object.fromEntries(tables.map((t) => [t.name, (db.prepare(`pragma table_info(${t.name})`).all() as { name: string }[]).map((c) => c.name)]));
   } finally {
     db.close();
