@@ -21,9 +21,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // which one: name the connection's own, so that two schemas of one database (tests,
   // or several shops on one server) never share them.
   const migrationTableSchema = isPostgres(db) ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
-  // Unordered: 002 and 003 were written side by side and touch different tables, so a
-  // database that already has 003 still takes 002 (Kysely would otherwise refuse it).
-  const migrator = new Migrator({ db, migrationTableSchema, allowUnorderedMigrations: true, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
