@@ -54,7 +54,3 @@ export function codeFor(status: ErrorStatus): ErrorCode {
 export function invalid(field: string, rule: string): ApiError {
   return new ApiError(400, `${field} ${rule}`, [{ field, message: rule }]);
 }
-
-export function notFound(what: string): ApiError {
-  return new ApiError(404, `${what} not found`);
-}

@@ -46,18 +46,17 @@ export function toApiError(error: FastifyError): ApiError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'request body is larger than 64 KiB');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'request body must be sent as Content-Type: application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-        ? new ApiError(415, 'request body must be sent as Content-Type: application/json')
-        : new ApiError(400, 'Content-Length does not match the body');
+      return new ApiError(400, 'Content-Length does not match the body');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError(400, 'request body is empty; send a JSON object', [{ field: 'body', message: 'is empty' }]);
   }
+  // Fastify reports broken JSON and prototype-poisoning keys (refused by secure-json-parse)
+  // with the same error, so one message names both.
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return new ApiError(400, 'request body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]);
-  }
-  if (/prototype|constructor/i.test(error.message ?? '') && error.statusCode === 400) {
-    return new ApiError(400, 'request body has a forbidden key (__proto__ or constructor)', [{ field: 'body', message: 'has a forbidden key' }]);
+    const message = 'is not valid JSON, or holds a __proto__ or constructor.prototype key';
+    return new ApiError(400, `request body ${message}`, [{ field: 'body', message }]);
   }
   if (isStorageUnavailable(error)) return new ApiError(503, 'storage is unavailable; try again shortly', undefined, { cause: error });
   const status = error.statusCode;

@@ -9,7 +9,6 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER;
 export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
 export const Timestamp = Type.Integer({ description: 'unix seconds' });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
-export const ProjectParam = Type.String({ description: 'project id', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' });
 
 export const ErrorBody = Type.Object(
   {

@@ -131,7 +131,12 @@ eachBackend('product update', (backend) => {
     const r = await send(big, 'application/json');
     assert.equal(r.status, 413);
     assert.equal(r.body.error.code, 'payload_too_large');
-    assert.equal((await send('{"__proto__":{"x":1}}', 'application/json')).status, 400);
+    for (const poisoned of ['{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) {
+      const r = await send(poisoned, 'application/json');
+      assert.equal(r.status, 400);
+      assert.match(r.body.error.message, /__proto__/);
+    }
+    assert.match((await send('{"price":', 'application/json')).body.error.message, /not valid JSON/);
   });
 
   test('needs a key of this project; 401 comes before any other check', async () => {

@@ -25,6 +25,3 @@ export async function upsertProject(db: Kysely<Database>, p: { id: string; name:
     .execute();
 }
 
-export async function projectExists(db: Kysely<Database>, id: string): Promise<boolean> {
-  return (await findProject(db, id)) !== undefined;
-}
