@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { suiteApp } from '../support/app.js';
+import { importDocument } from '../../src/import/import.js';
+import { suiteApp, testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { seedShop } from '../support/fixtures.js';
 import { call } from '../support/http.js';
@@ -46,6 +47,22 @@ eachBackend('categories', (backend) => {
     assert.deepEqual(shape([byId.body]), [[1, [[3, []], [2, []]]]]);
     for (const ref of ['99', '0', 'secret', 'Fruit', 'x--y']) assert.equal((await get(`/${ref}`)).status, 404, ref);
     assert.equal((await get('/1?depth=1')).status, 400);
+  });
+
+  test('names equal but for case are ordered by id, at the root and below', async (t2) => {
+    const { app, storage } = await testApp(t2, backend);
+    await importDocument(storage.db, {
+      project: { id: 'ties', name: 'Ties', currency: 'USD' },
+      categories: [
+        { id: 9, handle: 'b-upper', name: 'B', parent_id: null },
+        { id: 3, handle: 'b-lower', name: 'b', parent_id: null },
+        { id: 5, handle: 'a', name: 'a', parent_id: null },
+        { id: 8, handle: 'x-two', name: 'X', parent_id: 5 },
+        { id: 7, handle: 'x-one', name: 'x', parent_id: 5 },
+      ],
+    });
+    const r = await call(app, 'GET', '/v2/projects/ties/categories/');
+    assert.deepEqual(shape(r.body), [[5, [[7, []], [8, []]]], [3, []], [9, []]]);
   });
 
   test('another project sees only its own categories', async () => {

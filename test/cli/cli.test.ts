@@ -99,6 +99,24 @@ describe('storefront CLI', () => {
     assert.equal(cli(['import', join(dir, 'none.json'), '--database', db]).code, 1);
   });
 
+  test('import shows progress on a terminal, and only there', { skip: spawnSync('script', ['--version']).status === 0 ? false : 'util-linux script is not installed' }, () => {
+    const db = tempDb();
+    const dir = mkdtempSync(join(tmpdir(), 'storefront-cli-tty-'));
+    const file = join(dir, 'many.ndjson');
+    const lines = [JSON.stringify({ type: 'project', id: 'tty', name: 'TTY', currency: 'USD' })];
+    for (let i = 1; i <= 25_000; i++) lines.push(JSON.stringify({ type: 'product', handle: `p-${i}`, name: `P ${i}`, price: i }));
+    writeFileSync(file, lines.join('\n'));
+    // `script` runs the command on a pseudo-terminal, as a person at a shell would.
+    const tty = spawnSync('script', ['-qec', `${process.execPath} ${BIN} import ${file} --database ${db}`, '/dev/null'], { encoding: 'utf8' });
+    assert.equal(tty.status, 0, tty.stdout);
+    assert.match(tty.stdout, /read 10,000 records…/);
+    assert.match(tty.stdout, /read 20,000 records…/);
+    assert.match(tty.stdout, /imported into tty: 0 categories, 25000 products/);
+    const piped = cli(['import', file, '--database', tempDb()]);
+    assert.equal(piped.code, 0);
+    assert.doesNotMatch(piped.stderr + piped.stdout, /read \d/);
+  });
+
   test('serve loads the demo into an empty database and its two curl lines work', async (t) => {
     const db = tempDb();
     const { DATABASE_URL: _, ...base } = process.env;
