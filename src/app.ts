@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, DEFAULT_RATE_LIMIT, type LimitsConfig, type RateLimitCo
 import type { Storage } from './db/connect.js';
 import { ApiError } from './errors.js';
 import { registerCaching } from './http/caching.js';
-import { frameworkErrors, registerErrorHandling } from './http/errors-handler.js';
+import { clientError, frameworkErrors, registerErrorHandling } from './http/errors-handler.js';
 import { addMethodNotAllowedRoutes, collectRoutes } from './http/method-not-allowed.js';
 import { registerProjectScope } from './http/project-scope.js';
 import { ErrorBody } from './http/schemas.js';
@@ -77,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // `Connection: close`) rather than a bare 503 outside the error envelope.
     return503OnClosing: false,
     frameworkErrors,
+    clientErrorHandler: clientError,
     // Handles are up to 128 characters; longer path segments still reach the handlers,
     // which answer 404 for a record that cannot exist.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },

@@ -11,11 +11,13 @@ const codes = {
   401: 'unauthorized',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   409: 'conflict',
   412: 'precondition_failed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+  431: 'headers_too_large',
   500: 'internal_error',
   503: 'unavailable',
 } as const;

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { JSON_ANSWER_HEADERS } from '../plugins/security-headers.js';
@@ -37,6 +39,29 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   // No hook runs for these answers, so they get the headers of every answer here.
   reply.headers({ ...JSON_ANSWER_HEADERS, 'access-control-allow-origin': '*', 'cache-control': 'public, no-cache', 'x-request-id': request.id });
   reply.code(apiError.status).send(apiError.toBody());
+}
+
+/**
+ * Errors of the connection itself (headers over MAX_HEADER_BYTES, a request slower than
+ * REQUEST_TIMEOUT_MS, bytes that are not HTTP) happen before Fastify has a request; they
+ * are written straight to the socket, in the same envelope, and the connection is closed.
+ * Installed as `clientErrorHandler`.
+ */
+export function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError(431, 'request headers are too large')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError(408, 'the request did not arrive in time')
+        : new ApiError(400, 'the request is not valid HTTP');
+  const body = JSON.stringify(apiError.toBody());
+  const reason = STATUS_CODES[apiError.status] ?? '';
+  if (socket.writable) {
+    const headers = [`Content-Type: application/json; charset=utf-8`, `Content-Length: ${Buffer.byteLength(body)}`, 'Access-Control-Allow-Origin: *', 'Cache-Control: public, no-cache', 'Connection: close'];
+    socket.write(`HTTP/1.1 ${apiError.status} ${reason}\r\n${headers.join('\r\n')}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 export function toApiError(error: FastifyError): ApiError {
