@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { checkKey } from '../keys/repository.js';
-import { type Project, findProject } from '../resources/projects/repository.js';
+import { ProjectReader } from '../resources/projects/reader.js';
+import type { Project } from '../resources/projects/repository.js';
 
 // Every route under /v2/projects/:project_id passes through here first: the key is checked
 // (before any other check, so a bad key always answers 401), then the project is loaded.
@@ -21,6 +22,7 @@ declare module 'fastify' {
 export function registerProjectScope(app: FastifyInstance): void {
   app.decorateRequest('project', null as unknown as Project);
   app.decorateRequest('apiKeyId', null);
+  const projects = new ProjectReader(app.storage.db);
   app.addHook('onRequest', async (request) => {
     const { project_id: projectId } = request.params as { project_id: string };
     const auth = request.routeOptions.config.auth;
@@ -29,7 +31,7 @@ export function registerProjectScope(app: FastifyInstance): void {
       request.isPrivate = true;
       await requireKey(app, request, projectId);
     }
-    const project = await findProject(app.storage.db, projectId);
+    const project = await projects.read(projectId);
     if (!project) throw new ApiError(404, `project ${JSON.stringify(projectId)} not found`);
     request.project = project;
   });
