@@ -112,14 +112,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before caching: its onSend hook must see the 200 answer before an ETag turns it into a 304.
   registerAnswerCache(app);
   registerCaching(app);
-  app.addHook('preValidation', async (request) => {
-    coerceQuery(request);
-    rejectNul(request.body, 'body');
-  });
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.schema?.body && !request.headers['content-type']) {
-      throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
+  // A plain callback, not an async hook: it runs on every request (see plugins/request-id.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      coerceQuery(request);
+      rejectNul(request.body, 'body');
+      if (request.routeOptions.schema?.body && !request.headers['content-type']) {
+        throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
+      }
+    } catch (error) {
+      return done(error as Error);
     }
+    done();
   });
 
   for (const schema of [ErrorBody, Product, Category, Plan, User, Order]) app.addSchema(schema);

@@ -44,15 +44,15 @@ export function registerAnswerCache(app: FastifyInstance): void {
       return undefined;
     },
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.answerKey !== null && reply.statusCode === 200 && typeof payload === 'string') {
       const bytes = Buffer.from(payload);
       const etag = etagOf(bytes);
       reply.header('etag', etag);
       cache.set(request.answerKey, { payload: bytes, etag });
-      return bytes;
+      return done(null, bytes);
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -14,18 +14,19 @@ declare module 'fastify' {
 
 export function registerCaching(app: FastifyInstance): void {
   app.decorateRequest('isPrivate', false);
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A plain callback, not an async hook: it runs on every answer (see plugins/request-id.ts).
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('cache-control', request.isPrivate ? 'private, no-store' : 'public, no-cache');
-    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
+    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return done(null, payload);
     // An answer from the answer cache (src/cache/) comes with the ETag stored beside it.
     const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
     reply.header('etag', etag);
     if ((request.method === 'GET' || request.method === 'HEAD') && matches(request, etag)) {
       reply.code(304);
       reply.removeHeader('content-length');
-      return '';
+      return done(null, '');
     }
-    return payload;
+    done(null, payload);
   });
 }
 

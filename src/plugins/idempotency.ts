@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -39,9 +39,18 @@ export default fp(
     app.decorateRequest('idempotency', null);
     let lastPurge = 0;
 
-    app.addHook('preHandler', async (request, reply) => {
+    // Only a keyed POST with the header has anything to do; every other request passes
+    // through a plain callback (an async hook would cost a promise on every request).
+    app.addHook('preHandler', (request, reply, done) => {
+      if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined || request.apiKeyId == null) return done();
+      guard(request, reply).then((replayed) => {
+        if (!replayed) done();
+      }, done);
+    });
+
+    /** Claims the key, or refuses the request, or replays the stored answer (true). */
+    async function guard(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
       const header = request.headers['idempotency-key'];
-      if (request.method !== 'POST' || header === undefined || request.apiKeyId == null) return;
       if (typeof header !== 'string' || !WELL_FORMED.test(header)) {
         throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
       }
@@ -51,12 +60,12 @@ export default fp(
         lastPurge = Date.now();
         await db.deleteFrom('idempotency_keys').where('expires_at', '<', t).execute();
       }
-      const id = { projectId: request.project.id, keyId: request.apiKeyId, key: header };
+      const id = { projectId: request.project.id, keyId: request.apiKeyId!, key: header };
       const hash = requestHash(request);
       const stored = await claim(db, id, hash, t);
       if (stored === 'claimed') {
         request.idempotency = id;
-        return;
+        return false;
       }
       if (stored.request_hash !== hash) {
         throw new ApiError(409, 'this Idempotency-Key was already used for a different request; use a new key for a new request', [
@@ -67,12 +76,18 @@ export default fp(
         throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [{ field: 'Idempotency-Key', message: 'is in use' }]);
       }
       reply.header('idempotent-replayed', 'true');
-      return reply.code(stored.status).type('application/json; charset=utf-8').send(stored.body ?? '');
+      reply.code(stored.status).type('application/json; charset=utf-8').send(stored.body ?? '');
+      return true;
+    }
+
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!request.idempotency) return done(null, payload);
+      store(request, reply, payload).then(() => done(null, payload), done);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      const pending = request.idempotency;
-      if (!pending) return payload;
+    /** Keeps the answer for replays; an answer that says "try again" frees the key instead. */
+    async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
+      const pending = request.idempotency!;
       request.idempotency = null;
       const where = <Q extends { where: (...args: any[]) => Q }>(q: Q) =>
         q.where('project_id', '=', pending.projectId).where('key_id', '=', pending.keyId).where('idem_key', '=', pending.key);
@@ -88,8 +103,7 @@ export default fp(
         // stays and is taken over by a retry after STALE_SECONDS.
         request.log.error({ err }, 'could not store the answer of an Idempotency-Key request');
       }
-      return payload;
-    });
+    }
   },
   { name: 'idempotency' },
 );

@@ -53,7 +53,7 @@ export default fp(
     }
     app.decorate('metrics', { registry, cacheHits, cacheMisses });
 
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
       requests.inc(labels);
       duration.observe(labels, reply.elapsedTime / 1000);
@@ -62,6 +62,7 @@ export default fp(
         if (reply.statusCode === 304) cacheHits.inc({ cache: 'http_etag' });
         else if (request.headers['if-none-match'] && reply.statusCode === 200) cacheMisses.inc({ cache: 'http_etag' });
       }
+      done();
     });
 
     app.get('/metrics', async (request, reply) => {

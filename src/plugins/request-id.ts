@@ -17,13 +17,16 @@ export function requestId(req: IncomingMessage): string {
 
 export default fp(
   async function requestIdHeader(app: FastifyInstance) {
-    app.addHook('onRequest', async (request, reply) => {
+    // Hooks on every request are plain callbacks: an async hook costs a promise and a turn
+    // of the microtask queue, which the benchmark measured on the hottest path.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      done();
     });
     // Errors raised before onRequest (a malformed URL, say) still carry the id.
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id);
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'request-id' },

@@ -20,15 +20,18 @@ export const JSON_ANSWER_HEADERS = {
 
 export default fp(
   async function securityHeaders(app: FastifyInstance) {
-    app.addHook('onSend', async (_request, reply, payload) => {
-      const { 'content-security-policy': csp, 'x-frame-options': frames, ...always } = JSON_ANSWER_HEADERS;
+    const { 'content-security-policy': csp, 'x-frame-options': frames, ...always } = JSON_ANSWER_HEADERS;
+    // A plain callback, not an async hook: it runs on every answer (see request-id.ts).
+    app.addHook('onSend', (_request, reply, payload, done) => {
       reply.headers(always);
       reply.removeHeader('x-powered-by');
-      const type = String(reply.getHeader('content-type') ?? '');
-      if (reply.hasHeader('content-security-policy')) return payload; // a page's own policy, framing rule included
-      if (type === '' || type.startsWith('application/json')) reply.header('content-security-policy', csp);
-      reply.header('x-frame-options', frames);
-      return payload;
+      // A page's own policy (its framing rule included) is kept.
+      if (!reply.hasHeader('content-security-policy')) {
+        const type = String(reply.getHeader('content-type') ?? '');
+        if (type === '' || type.startsWith('application/json')) reply.header('content-security-policy', csp);
+        reply.header('x-frame-options', frames);
+      }
+      done(null, payload);
     });
   },
   { name: 'security-headers' },
