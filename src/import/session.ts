@@ -1,15 +1,23 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { CategoryTable, Database, OrderItemTable, OrderTable, PlanPriceTable, PlanTable, ProductTable, SubscriptionTable, UserTable } from '../db/schema.js';
+import { isPostgres } from '../db/dialect.js';
+import { unnestInsert } from '../db/unnest-insert.js';
 import type { ErrorDetail } from '../errors.js';
 import { nameKey, searchText } from '../resources/products/present.js';
 import { upsertProject } from '../resources/projects/repository.js';
 import type { CategoryRecord, Kind, OrderRecord, PlanRecord, ProductRecord, ProjectRecord, UserRecord } from './records.js';
+import { Places } from './places.js';
 import { checkRecord } from './validate.js';
 
 // One import: records arrive one at a time (from a JSON document or an NDJSON stream), are
 // validated, given defaults and ids, and written in batches inside the caller's transaction.
 // References between records are checked at the end, when every record is in. Problems are
 // collected with each record's place; the caller rolls back when there are any.
+//
+// Memory stays bounded by the batch, not the file: a handle is checked against the batch
+// being gathered and then against the database, which holds every earlier batch of the file
+// (batches go on being written after a problem, so that later ones are still checked); only
+// each record's place is kept for the whole file (places.ts, 16 bytes a record).
 
 export type Place = number; // the index in a JSON list, or the line of an NDJSON file
 export type PlaceFormat = (kind: Kind | 'project', place: Place) => string;
@@ -31,7 +39,8 @@ export class ImportSession {
   private project?: ProjectRecord;
   private readonly now = Math.floor(Date.now() / 1000);
   private readonly nextId = new Map<string, number>();
-  private readonly places = new Map<Kind, Map<number, Place>>();
+  private readonly places = new Map<Kind, Places>();
+  /** handle → id of the batch being gathered */
   private readonly handles = { categories: new Map<string, number>(), products: new Map<string, number>() };
   private readonly pending: { [K in Kind]: Pending<Staged[K]> } = {
     categories: { rows: new Map() },
@@ -89,9 +98,8 @@ export class ImportSession {
     if (!staged) return;
     this.counts[kind]++;
     let places = this.places.get(kind);
-    if (!places) this.places.set(kind, (places = new Map()));
-    places.set(id, place);
-    if (!this.ok) return; // nothing will be kept: stop writing, keep validating
+    if (!places) this.places.set(kind, (places = new Places()));
+    places.add(id, place);
     (this.pending[kind].rows as Map<number, unknown>).set(id, staged);
     if (this.pending[kind].rows.size >= BATCH) await this.flush(kind);
   }
@@ -175,7 +183,10 @@ export class ImportSession {
     }
   }
 
-  /** A handle names one record per project and resource; a second record with it is refused. */
+  /**
+   * A handle names one record per project and resource; a second record with it is refused.
+   * Here against the batch being gathered; flush() checks the database.
+   */
   private claimHandle(kind: 'categories' | 'products', handle: string, id: number, place: Place): boolean {
     const holder = this.handles[kind].get(handle);
     if (holder !== undefined && holder !== id) {
@@ -187,21 +198,22 @@ export class ImportSession {
   }
 
   async flush(kind: Kind): Promise<void> {
-    const staged = [...this.pending[kind].rows.values()] as Staged[Kind][];
+    let staged = [...this.pending[kind].rows.values()] as Staged[Kind][];
     this.pending[kind].rows.clear();
-    if (staged.length === 0 || !this.ok) return;
+    if (kind === 'categories' || kind === 'products') {
+      this.handles[kind].clear();
+      staged = (await this.withFreeHandles(kind, staged as { row: { id: number; handle: string } }[])) as Staged[Kind][];
+    }
+    if (staged.length === 0) return;
     const pid = this.project!.id;
     const ids = staged.map((s) => s.row.id as number);
-    if (kind === 'categories' || kind === 'products') {
-      if (!(await this.handlesFree(kind, staged as { row: { id: number; handle: string } }[]))) return;
-    }
     await upsert(this.trx, TABLES[kind], staged.map((s) => s.row));
     const trx = this.trx;
     switch (kind) {
       case 'products': {
         await trx.deleteFrom('product_categories').where('project_id', '=', pid).where('product_id', 'in', ids).execute();
         const links = (staged as Staged['products'][]).flatMap((s) => s.categoryIds.map((c) => ({ project_id: pid, product_id: s.row.id, category_id: c })));
-        for (let i = 0; i < links.length; i += BATCH * 4) await trx.insertInto('product_categories').values(links.slice(i, i + BATCH * 4)).execute();
+        await insert(trx, 'product_categories', links);
         break;
       }
       case 'plans': {
@@ -221,43 +233,52 @@ export class ImportSession {
       case 'users': {
         await trx.deleteFrom('subscriptions').where('project_id', '=', pid).where('user_id', 'in', ids).execute();
         const subs = (staged as Staged['users'][]).flatMap((s) => s.subscriptions);
-        if (subs.length) await trx.insertInto('subscriptions').values(subs).execute();
+        await insert(trx, 'subscriptions', subs);
         break;
       }
       case 'orders': {
         await trx.deleteFrom('order_items').where('project_id', '=', pid).where('order_id', 'in', ids).execute();
         const items = (staged as Staged['orders'][]).flatMap((s) => s.items);
-        for (let i = 0; i < items.length; i += BATCH * 2) await trx.insertInto('order_items').values(items.slice(i, i + BATCH * 2)).execute();
+        await insert(trx, 'order_items', items);
         break;
       }
     }
   }
 
   /**
-   * Refuses a handle that a stored record of another id holds. (Moving a handle from one
-   * stored record to another takes two imports: first rename the holder.)
+   * The batch without the records whose handle a stored record of another id holds, each
+   * refused: a record stored before the import, or one of an earlier batch of this file.
+   * (Moving a handle from one stored record to another takes two imports: first rename the
+   * holder.)
    */
-  private async handlesFree(kind: 'categories' | 'products', staged: { row: { id: number; handle: string } }[]): Promise<boolean> {
-    const byHandle = new Map(staged.map((s) => [s.row.handle, s.row.id]));
+  private async withFreeHandles<S extends { row: { id: number; handle: string } }>(kind: 'categories' | 'products', staged: S[]): Promise<S[]> {
+    if (staged.length === 0) return staged;
     const held = await this.trx
       .selectFrom(kind)
       .select(['id', 'handle'])
       .where('project_id', '=', this.project!.id)
-      .where('handle', 'in', [...byHandle.keys()])
+      .where('handle', 'in', staged.map((s) => s.row.handle)) // one record a handle: claimHandle
       .execute();
-    let free = true;
-    for (const h of held) {
-      const id = byHandle.get(h.handle)!;
-      if (id === h.id) continue;
-      const what = kind === 'products' ? 'product' : 'category';
-      this.problem(kind, this.places.get(kind)!.get(id)!, 'handle', `"${h.handle}" is already used by ${what} ${h.id}`);
-      free = false;
+    const holders = new Map(held.map((h) => [h.handle, Number(h.id)]));
+    const taken = new Set<string>();
+    const places = this.places.get(kind)!;
+    for (const s of staged) {
+      const holder = holders.get(s.row.handle);
+      if (holder === undefined || holder === s.row.id) continue;
+      taken.add(s.row.handle);
+      if (this.problems.length >= MAX_PROBLEMS) this.problemCount++; // not listed: spare the look-ups
+      else {
+        const what = kind === 'products' ? 'product' : 'category';
+        const where = places.get(holder) === undefined ? '' : ' in this file';
+        this.problem(kind, places.get(s.row.id)!, 'handle', `"${s.row.handle}" is already used by ${what} ${holder}${where}`);
+      }
     }
-    return free;
+    return taken.size === 0 ? staged : staged.filter((s) => !taken.has(s.row.handle));
   }
 
   /** Writes what is left and checks every reference between records. */
   async finish(): Promise<void> {
+    if (!this.project) return;
     for (const kind of Object.keys(TABLES) as Kind[]) await this.flush(kind);
     if (!this.ok || !this.project) return;
     await this.checkReferences();
@@ -266,12 +287,12 @@ export class ImportSession {
   private async checkReferences(): Promise<void> {
     const pid = this.project!.id;
     const db = this.trx as Kysely<Database>;
-    const placeOf = (kind: Kind, id: number) => this.places.get(kind)?.get(id);
+    const placeOf = (kind: Kind, id: number) => this.places.get(kind)?.get(Number(id));
 
     // Categories: every parent exists, and no category is its own ancestor.
     const cats = await db.selectFrom('categories').select(['id', 'parent_id']).where('project_id', '=', pid).execute();
     const parent = new Map(cats.map((c) => [c.id, c.parent_id]));
-    for (const [id, place] of this.places.get('categories') ?? []) {
+    for (const [id, place] of this.places.get('categories')?.toMap() ?? []) {
       const p = parent.get(id);
       if (p === null || p === undefined) continue;
       if (!parent.has(p)) this.problem('categories', place, 'parent_id', `refers to category ${p}, which does not exist`);
@@ -334,8 +355,16 @@ interface Staged {
   orders: { row: Insertable<OrderTable> & { id: number }; items: Insertable<OrderItemTable>[] };
 }
 
+/** Plain rows of a record's own table (links, items, subscriptions). */
+async function insert(trx: Transaction<Database>, table: 'product_categories' | 'subscriptions' | 'order_items', rows: Record<string, unknown>[]): Promise<void> {
+  if (isPostgres(trx)) return unnestInsert(trx, table, rows);
+  // SQLite: within its 32,766 parameters (7 columns at most).
+  for (let i = 0; i < rows.length; i += 4000) await (trx as Kysely<any>).insertInto(table).values(rows.slice(i, i + 4000)).execute();
+}
+
 /** INSERT … ON CONFLICT (project_id, id) DO UPDATE: a record whose id exists replaces it whole. */
 async function upsert(trx: Transaction<Database>, table: keyof Database, rows: Record<string, unknown>[]): Promise<void> {
+  if (isPostgres(trx)) return unnestInsert(trx, table, rows, ['project_id', 'id']);
   const columns = Object.keys(rows[0]).filter((c) => c !== 'project_id' && c !== 'id');
   await (trx as Kysely<any>)
     .insertInto(table)

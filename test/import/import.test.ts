@@ -209,6 +209,31 @@ eachBackend('import', (backend) => {
     assert.equal(r.body.data[0].handle, 'p-5000');
   });
 
+  test('a handle used again far down a large file is found, after earlier problems too', async (t) => {
+    // Handles are not all held in memory: a repeat batches later is caught by the database,
+    // which holds the earlier batches, and batches go on being written after a bad record.
+    const { storage } = await testApp(t, backend);
+    await importDocument(storage.db, { project, products: [{ id: 9000, handle: 'stored', name: 'Stored', price: 1 }] });
+    const lines = [JSON.stringify({ type: 'project', ...project }), JSON.stringify({ type: 'product', handle: 'bad', name: 'Bad', price: -1 })];
+    for (let i = 1; i <= 1500; i++) lines.push(JSON.stringify({ type: 'product', id: i, handle: `p-${i}`, name: `Product ${i}`, price: i }));
+    lines.push(JSON.stringify({ type: 'product', id: 1601, handle: 'p-3', name: 'Again', price: 1 }));
+    lines.push(JSON.stringify({ type: 'product', id: 1602, handle: 'stored', name: 'Stored again', price: 1 }));
+    lines.push(JSON.stringify({ type: 'product', id: 3, handle: 'p-3-renamed', name: 'Renamed', price: 1 }));
+    assert.deepEqual(await problemsOf(importFile(storage.db, file('repeats.ndjson', lines.join('\n')))), [
+      'line 2: price must be an integer from 0 to 1000000000000',
+      'line 1503: handle "p-3" is already used by product 3 in this file',
+      'line 1504: handle "stored" is already used by product 9000',
+    ]);
+    // Without the bad record and the two repeats the same file imports; product 3, given
+    // twice, takes its second handle.
+    lines.splice(1, 1);
+    lines.splice(lines.length - 3, 2);
+    const summary = await importFile(storage.db, file('fixed.ndjson', lines.join('\n')));
+    assert.equal(summary.counts.products, 1501);
+    const three = await storage.db.selectFrom('products').select('handle').where('project_id', '=', 'imp').where('id', '=', 3).executeTakeFirstOrThrow();
+    assert.equal(three.handle, 'p-3-renamed');
+  });
+
   test('files: unreadable, wrong extension, broken JSON', async (t) => {
     const { storage } = await testApp(t, backend);
     assert.match((await problemsOf(importFile(storage.db, join(dir, 'missing.json'))))[0], /cannot be read \(ENOENT\)/);
