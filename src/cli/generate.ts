@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { enlargePageCache } from '../db/connect.js';
 import { generate } from '../generate/generate.js';
 import { PROJECT_ID } from '../resources/projects/repository.js';
 import { CliError, parse, withStorage } from './context.js';
@@ -19,8 +19,7 @@ export async function generateCommand(args: string[]): Promise<void> {
   const tty = process.stderr.isTTY;
   const started = Date.now();
   const summary = await withStorage(values, async (storage) => {
-    // A larger page cache for the bulk insert (index pages of a million rows); SQLite only.
-    if (storage.backend === 'sqlite') await sql`pragma cache_size = -262144`.execute(storage.db);
+    enlargePageCache(storage, 256);
     return generate(storage, projectId, {
       ...counts,
       onProgress: tty ? (what, done, total) => process.stderr.write(`\r${what} ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}…\x1b[K`) : undefined,

@@ -1,12 +1,13 @@
 import type SQLite from 'better-sqlite3';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
+import { unnestInsert } from '../db/unnest-insert.js';
 
 // Bulk inserts of plain rows. On SQLite prepared multi-row INSERTs, reused for every batch:
 // parsing a thousand-row VALUES statement again for every batch cost more than the inserts
 // themselves, and single-row statements are slow too, since FTS5 (search-index.ts) flushes
-// its pending entries at the end of every statement. On PostgreSQL a multi-row INSERT per batch (one round trip).
+// its pending entries at the end of every statement. On PostgreSQL unnest-insert.ts.
 // Either way the rows go through the caller's transaction: on SQLite the one connection
 // Kysely holds is the same handle, inside the BEGIN the transaction issued.
 
@@ -17,30 +18,8 @@ export function rowWriter(storage: Storage, trx: Kysely<Database>): WriteRows {
   return postgresWriter(trx);
 }
 
-/**
- * INSERT … SELECT FROM unnest($1::type[], …): one array parameter per column, whatever the
- * number of rows. A multi-row VALUES list of 30,000 parameters took PostgreSQL longer to
- * parse and plan than to insert.
- */
 function postgresWriter(trx: Kysely<Database>): WriteRows {
-  const types = new Map<string, Map<string, string>>();
-  return async (table, rows) => {
-    if (rows.length === 0) return;
-    let columnTypes = types.get(table);
-    if (!columnTypes) {
-      const { rows: cols } = await sql<{ column_name: string; udt_name: string }>`
-        select column_name, udt_name from information_schema.columns
-        where table_schema = current_schema() and table_name = ${table}`.execute(trx);
-      columnTypes = new Map(cols.map((c) => [c.column_name, c.udt_name]));
-      types.set(table, columnTypes);
-    }
-    const columns = Object.keys(rows[0]);
-    for (let i = 0; i < rows.length; i += 5000) {
-      const chunk = rows.slice(i, i + 5000) as Record<string, unknown>[];
-      const arrays = columns.map((c) => sql`${chunk.map((r) => r[c])}::${sql.raw(columnTypes.get(c)!)}[]`);
-      await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) select * from unnest(${sql.join(arrays)})`.execute(trx);
-    }
-  };
+  return (table, rows) => unnestInsert(trx, table, rows as Record<string, unknown>[]);
 }
 
 function sqliteWriter(sqlite: SQLite.Database): WriteRows {
