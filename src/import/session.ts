@@ -259,7 +259,7 @@ export class ImportSession {
       .where('project_id', '=', this.project!.id)
       .where('handle', 'in', staged.map((s) => s.row.handle)) // one record a handle: claimHandle
       .execute();
-    const holders = new Map(held.map((h) => [h.handle, Number(h.id)]));
+    const holders = new Map(held.map((h) => [h.handle, h.id]));
     const taken = new Set<string>();
     const places = this.places.get(kind)!;
     for (const s of staged) {
@@ -287,7 +287,7 @@ export class ImportSession {
   private async checkReferences(): Promise<void> {
     const pid = this.project!.id;
     const db = this.trx as Kysely<Database>;
-    const placeOf = (kind: Kind, id: number) => this.places.get(kind)?.get(Number(id));
+    const placeOf = (kind: Kind, id: number) => this.places.get(kind)?.get(id);
 
     // Categories: every parent exists, and no category is its own ancestor.
     const cats = await db.selectFrom('categories').select(['id', 'parent_id']).where('project_id', '=', pid).execute();

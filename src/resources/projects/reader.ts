@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { PROJECT_ID, type Project } from './repository.js';
+import { PROJECT_ID, type Project, findProjects } from './repository.js';
 
 // Every request under /v2/projects/:project_id reads its project's row: the row carries the
 // data_version every cache is keyed by, and reading it is how a write of another process
@@ -48,7 +48,7 @@ export class ProjectReader {
       const batch = this.waiting;
       this.waiting = new Map();
       try {
-        const rows = await this.db.selectFrom('projects').selectAll().where('id', 'in', [...batch.keys()]).execute();
+        const rows = await findProjects(this.db, [...batch.keys()]);
         const byId = new Map(rows.map((r) => [r.id, r]));
         for (const [id, list] of batch) for (const w of list) w.resolve(byId.get(id));
       } catch (error) {
