@@ -224,6 +224,9 @@ eachBackend('import', (backend) => {
       'line 1503: handle "p-3" is already used by product 3 in this file',
       'line 1504: handle "stored" is already used by product 9000',
     ]);
+    // The batches written after the bad record were rolled back with the rest.
+    const stored = await storage.db.selectFrom('products').select('id').where('project_id', '=', 'imp').execute();
+    assert.deepEqual(stored.map((p) => Number(p.id)), [9000]);
     // Without the bad record and the two repeats the same file imports; product 3, given
     // twice, takes its second handle.
     lines.splice(1, 1);
