@@ -16,13 +16,18 @@ export async function load(
   let unexpected = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url, connections: options.connections, headers: options.headers, pipelining: 1, duration: options.seconds }, (err, res) =>
-      err ? reject(err) : resolve(res),
+      { url, connections: options.connections, headers: options.headers, pipelining: 1, duration: options.seconds },
+      (err, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (_client: unknown, status: number) => {
       if (status !== options.expect) unexpected++;
     });
   });
   // Requests over elapsed time: autocannon's own average counts whole seconds only.
-  return { rps: result.duration > 0 ? result.requests.total / result.duration : result.requests.average, p50: result.latency.p50, p99: result.latency.p99, unexpected: unexpected + result.errors + result.timeouts };
+  return {
+    rps: result.duration > 0 ? result.requests.total / result.duration : result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    unexpected: unexpected + result.errors + result.timeouts,
+  };
 }

@@ -22,7 +22,10 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     import: { type: 'string' },
-    postgres: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    postgres: {
+      type: 'string',
+      default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
     'no-cache': { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
     warmup: { type: 'string', default: '2' },
@@ -43,7 +46,12 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'storefront-bench-'));
   const run: Run = {
     started_at: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? '?', memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? '?',
+      memory_gib: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
     options: { sizes, backends, seconds, warmup, connections, cache: !values['no-cache'], smoke },
     results: [],
     imports: [],
@@ -53,7 +61,11 @@ async function main(): Promise<void> {
   // Written after every step, so that a long run that is stopped still leaves its figures.
   const save = () => writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
   const basePort = await freePort();
-  const baseline = await startServer([join(ROOT, 'dist', 'bench', 'baseline-server.js'), String(basePort)], basePort, '/2');
+  const baseline = await startServer(
+    [join(ROOT, 'dist', 'bench', 'baseline-server.js'), String(basePort)],
+    basePort,
+    '/2',
+  );
   try {
     for (const backend of backends) {
       for (const size of sizes) {
@@ -87,7 +99,11 @@ async function main(): Promise<void> {
   process.stdout.write(`\nwritten to ${file}\n`);
 }
 
-async function createDatabase(backend: 'sqlite' | 'postgres', work: string, label: string): Promise<{ url: string; drop(): Promise<void> }> {
+async function createDatabase(
+  backend: 'sqlite' | 'postgres',
+  work: string,
+  label: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   if (backend === 'sqlite') {
     const path = join(work, `bench-${label}.db`);
     return { url: `sqlite:${path}`, drop: async () => rmSync(path, { force: true }) };
@@ -109,12 +125,27 @@ async function createDatabase(backend: 'sqlite' | 'postgres', work: string, labe
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
-async function measureSize(backend: 'sqlite' | 'postgres', size: number, url: string, baseline: Server): Promise<QueryRow[]> {
+async function measureSize(
+  backend: 'sqlite' | 'postgres',
+  size: number,
+  url: string,
+  baseline: Server,
+): Promise<QueryRow[]> {
   const db = ['--database', url];
   const orders = Math.max(100, Math.round(size / 10));
   const users = Math.max(20, Math.round(size / 100));
   log(`${backend} ${size}: generating ${size} products, ${orders} orders, ${users} users…`);
-  const gen = await runCli(['generate', PROJECT, '--products', String(size), '--orders', String(orders), '--users', String(users), ...db]);
+  const gen = await runCli([
+    'generate',
+    PROJECT,
+    '--products',
+    String(size),
+    '--orders',
+    String(orders),
+    '--users',
+    String(users),
+    ...db,
+  ]);
   log(`  ${gen.stdout.trim()}`);
   const key = (await runCli(['key', 'create', PROJECT, '--label', 'bench', ...db])).stdout.trim();
 
@@ -123,7 +154,12 @@ async function measureSize(backend: 'sqlite' | 'postgres', size: number, url: st
   // for: off here, since the bench measures the API's throughput, not the limiter's 429s.
   const env: Record<string, string> = { LOG_LEVEL: 'warn', STOREFRONT_DEMO: '0', RATE_LIMIT: 'off' };
   if (values['no-cache']) Object.assign(env, { STOREFRONT_ANSWER_CACHE: '0', STOREFRONT_COUNT_CACHE: '0' });
-  const server = await startServer([CLI, 'serve', '--port', String(port), ...db], port, '/v2/projects/none/plans/', env);
+  const server = await startServer(
+    [CLI, 'serve', '--port', String(port), ...db],
+    port,
+    '/v2/projects/none/plans/',
+    env,
+  );
   const stopRss = watchRss(server.pid);
   const storage = connect(url);
   const rows: QueryRow[] = [];
@@ -147,7 +183,9 @@ async function measureSize(backend: 'sqlite' | 'postgres', size: number, url: st
       if (q.total) {
         total = (JSON.parse(text) as { meta: { total: number } }).meta.total;
         const where = sql.raw(`project_id = '${PROJECT}' and ${q.total.where}`);
-        const row = await sql<{ n: number }>`select count(*) as n from ${sql.table(q.total.table)} where ${where}`.execute(storage.db);
+        const row = await sql<{
+          n: number;
+        }>`select count(*) as n from ${sql.table(q.total.table)} where ${where}`.execute(storage.db);
         totalOk = Number(row.rows[0].n) === total;
       }
       const bytes = Buffer.byteLength(text);
@@ -155,8 +193,21 @@ async function measureSize(backend: 'sqlite' | 'postgres', size: number, url: st
       if (warmup > 0) await load(target, { seconds: warmup, connections, headers: q.headers, expect: q.expect });
       const api = await load(target, { seconds, connections, headers: q.headers, expect: q.expect });
       const bare = await load(`${baseline.url}/${Math.max(bytes, 2)}`, { seconds, connections, expect: 200 });
-      const row: QueryRow = { backend, size, query: q.name, bytes, first_ms: round(firstMs), api, baseline: bare, ratio: round(api.rps / bare.rps, 3), total, total_ok: totalOk };
-      log(`  ${q.name}: ${Math.round(api.rps)} req/s (baseline ${Math.round(bare.rps)}, ${Math.round(row.ratio! * 100)}%), p50 ${api.p50} ms, p99 ${api.p99} ms${total === undefined ? '' : `, total ${total}${totalOk ? '' : ' WRONG'}`}`);
+      const row: QueryRow = {
+        backend,
+        size,
+        query: q.name,
+        bytes,
+        first_ms: round(firstMs),
+        api,
+        baseline: bare,
+        ratio: round(api.rps / bare.rps, 3),
+        total,
+        total_ok: totalOk,
+      };
+      log(
+        `  ${q.name}: ${Math.round(api.rps)} req/s (baseline ${Math.round(bare.rps)}, ${Math.round(row.ratio! * 100)}%), p50 ${api.p50} ms, p99 ${api.p99} ms${total === undefined ? '' : `, total ${total}${totalOk ? '' : ' WRONG'}`}`,
+      );
       rows.push(row);
     }
   } finally {

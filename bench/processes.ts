@@ -60,8 +60,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts a node script serving on `port` and waits until `probe` answers. */
-export async function startServer(args: string[], port: number, probe: string, env: Record<string, string> = {}): Promise<Server> {
-  const child = track(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] }));
+export async function startServer(
+  args: string[],
+  port: number,
+  probe: string,
+  env: Record<string, string> = {},
+): Promise<Server> {
+  const child = track(
+    spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] }),
+  );
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   let exited = false;
@@ -87,9 +94,14 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Runs the CLI to completion; rejects with its stderr when it fails. Reports its peak RSS. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; seconds: number; peakRss: number }> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; seconds: number; peakRss: number }> {
   const started = Date.now();
-  const child = track(spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const stopWatch = watchRss(child.pid!);
   let stdout = '';
   let stderr = '';

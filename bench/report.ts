@@ -36,7 +36,9 @@ export interface Run {
 /** The run as Markdown tables (docs/PERFORMANCE.md takes them as they are). */
 export function printRun(run: Run): void {
   const out: string[] = [];
-  out.push('| backend | products | query | req/s | baseline req/s | ratio | p50 ms | p99 ms | base p99 ms | first ms | total | p50 growth |');
+  out.push(
+    '| backend | products | query | req/s | baseline req/s | ratio | p50 ms | p99 ms | base p99 ms | first ms | total | p50 growth |',
+  );
   out.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const smallest = new Map<string, number>();
   for (const r of run.results) {
@@ -86,8 +88,20 @@ export function printTargets(run: Run): void {
     const at = (size: number, query: string) => rows.find((r) => r.size === size && r.query === query);
     const product = at(big, 'product by handle');
     const list = at(big, 'list page 1');
-    if (product) line(backend, `product by handle ≥ 50 % of baseline req/s at ${big}`, `${Math.round(product.ratio! * 100)} %`, product.ratio! >= 0.5);
-    if (list) line(backend, `list page 1 ≥ 35 % of baseline req/s at ${big}`, `${Math.round(list.ratio! * 100)} %`, list.ratio! >= 0.35);
+    if (product)
+      line(
+        backend,
+        `product by handle ≥ 50 % of baseline req/s at ${big}`,
+        `${Math.round(product.ratio! * 100)} %`,
+        product.ratio! >= 0.5,
+      );
+    if (list)
+      line(
+        backend,
+        `list page 1 ≥ 35 % of baseline req/s at ${big}`,
+        `${Math.round(list.ratio! * 100)} %`,
+        list.ratio! >= 0.35,
+      );
     for (const r of rows.filter((x) => x.size === big)) {
       const limit = r.query.startsWith('search') ? 50 : 25;
       line(backend, `${r.query}: p99 ≤ ${limit} ms`, `${r.api!.p99} ms`, r.api!.p99 <= limit);
@@ -95,7 +109,12 @@ export function printTargets(run: Run): void {
       if (small && sizes.length > 1) {
         // autocannon reports whole milliseconds: 1 ms against 0 ms is within the resolution.
         const met = r.api!.p50 <= Math.max(2 * small.api!.p50, 1);
-        line(backend, `${r.query}: p50 at ${big} ≤ 2 × p50 at ${sizes[0]}`, `${r.api!.p50} ms vs ${small.api!.p50} ms`, met);
+        line(
+          backend,
+          `${r.query}: p50 at ${big} ≤ 2 × p50 at ${sizes[0]}`,
+          `${r.api!.p50} ms vs ${small.api!.p50} ms`,
+          met,
+        );
       }
       if (r.total !== undefined) line(backend, `${r.query}: exact total`, String(r.total), r.total_ok);
     }

@@ -72,7 +72,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionTimeout: limits.requestTimeoutMs + 5_000,
-    http: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(limits.headersTimeoutMs, 1000) } as object,
+    http: {
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(limits.headersTimeoutMs, 1000),
+    } as object,
     // While closing, requests already on open connections are still answered (and get
     // `Connection: close`) rather than a bare 503 outside the error envelope.
     return503OnClosing: false,
@@ -85,7 +89,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Reject, never repair: unknown fields are a 400 (not silently dropped), types are not
       // coerced (query strings are converted strictly in coerceQuery), and every error is
       // reported with the schema it broke so that messages can name the rule.
-      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: true, verbose: true },
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        allErrors: true,
+        verbose: true,
+      },
     },
   });
   app.decorate('storage', storage);
@@ -98,7 +108,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     origin: '*',
     methods: ['GET', 'HEAD', 'POST'],
     allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', 'If-Match', 'Idempotency-Key', 'X-Request-Id'],
-    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
+    exposedHeaders: [
+      'ETag',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
+      'Retry-After',
+      'X-Request-Id',
+      'Idempotent-Replayed',
+    ],
     maxAge: 86400,
     strictPreflight: false,
   });
@@ -107,7 +126,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityHeaders);
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
   await app.register(health);
-  await app.register(rateLimit, { config: options.rateLimit === false ? { ...DEFAULT_RATE_LIMIT, enabled: false } : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit }, redis: options.redis });
+  await app.register(rateLimit, {
+    config:
+      options.rateLimit === false
+        ? { ...DEFAULT_RATE_LIMIT, enabled: false }
+        : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit },
+    redis: options.redis,
+  });
   await app.register(idempotency);
   // Before caching: its onSend hook must see the 200 answer before an ETag turns it into a 304.
   registerAnswerCache(app);

@@ -47,7 +47,12 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
 
 // Generous on purpose: a static-site build paging a catalog of 100,000 products (1,000
 // pages of 100) from one address stays well inside one minute's address budget.
-export const DEFAULT_RATE_LIMIT: RateLimitConfig = Object.freeze({ enabled: true, addressMax: 3000, keyMax: 6000, windowMs: 60_000 });
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = Object.freeze({
+  enabled: true,
+  addressMax: 3000,
+  keyMax: 6000,
+  windowMs: 60_000,
+});
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   requestTimeoutMs: 30_000,
@@ -80,7 +85,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     limits: overrides.limits ?? {
       requestTimeoutMs: parseCount('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_LIMITS.requestTimeoutMs),
       headersTimeoutMs: parseCount('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_LIMITS.headersTimeoutMs),
-      keepAliveTimeoutMs: parseCount('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, DEFAULT_LIMITS.keepAliveTimeoutMs),
+      keepAliveTimeoutMs: parseCount(
+        'KEEP_ALIVE_TIMEOUT_MS',
+        env.KEEP_ALIVE_TIMEOUT_MS,
+        DEFAULT_LIMITS.keepAliveTimeoutMs,
+      ),
       maxHeaderBytes: parseCount('MAX_HEADER_BYTES', env.MAX_HEADER_BYTES, DEFAULT_LIMITS.maxHeaderBytes),
       shutdownTimeoutMs: parseCount('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, DEFAULT_LIMITS.shutdownTimeoutMs),
     },
@@ -95,7 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 }
 
 export function parsePort(value: string): number {
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new ConfigError(`port must be an integer from 0 to 65535, got "${value}"`);
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new ConfigError(`port must be an integer from 0 to 65535, got "${value}"`);
   return Number(value);
 }
 
@@ -108,7 +118,8 @@ export function parsePoolSize(value: string): number {
 
 function parseCount(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
-  if (!/^\d{1,12}$/.test(value) || Number(value) < 1) throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
+  if (!/^\d{1,12}$/.test(value) || Number(value) < 1)
+    throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
   return Number(value);
 }
 

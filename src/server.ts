@@ -29,7 +29,12 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   } catch (e) {
     await storage.close().catch(() => {});
     const message = (e as Error).message?.split('\n')[0] || String(e);
-    throw new Error(isStorageUnavailable(e) ? `cannot reach the database ${storage.describe} (${message}); start it or fix DATABASE_URL, then retry` : message, { cause: e });
+    throw new Error(
+      isStorageUnavailable(e)
+        ? `cannot reach the database ${storage.describe} (${message}); start it or fix DATABASE_URL, then retry`
+        : message,
+      { cause: e },
+    );
   }
 
   const app = await buildApp({
@@ -43,7 +48,12 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const shownHost =
+    config.host === '0.0.0.0' || config.host === '::'
+      ? '127.0.0.1'
+      : config.host.includes(':')
+        ? `[${config.host}]`
+        : config.host;
   const url = `http://${shownHost}:${port}`;
   if (demo) {
     const base = `${url}/v2/projects/${demo.projectId}`;

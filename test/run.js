@@ -17,8 +17,14 @@ const files = find('dist/test').filter((f) => only.length === 0 || only.some((o)
 if (!process.env.TEST_DATABASE_URL) console.log('# PostgreSQL tests will be skipped: TEST_DATABASE_URL is not set');
 // CI asks for a count of the PostgreSQL tests beside the usual output (.ci/run prints it).
 const summary = process.env.TEST_BACKEND_SUMMARY
-  ? ['--test-reporter=./test/backend-count-reporter.js', `--test-reporter-destination=${process.env.TEST_BACKEND_SUMMARY}`]
+  ? [
+      '--test-reporter=./test/backend-count-reporter.js',
+      `--test-reporter-destination=${process.env.TEST_BACKEND_SUMMARY}`,
+    ]
   : [];
-const reporters = ['--test-reporter=spec', ...(summary.length ? ['--test-reporter-destination=stdout', ...summary] : [])];
+const reporters = [
+  '--test-reporter=spec',
+  ...(summary.length ? ['--test-reporter-destination=stdout', ...summary] : []),
+];
 const result = spawnSync(process.execPath, ['--test', ...reporters, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -31,15 +31,20 @@ console.log(`${products.length} product pages and index.html written to ${outDir
 
 /** @param {Product} product @param {Category[]} tree */
 function productPage(product, tree) {
-  const names = flatten(tree).filter((c) => product.category_ids.includes(c.id)).map((c) => c.name);
+  const names = flatten(tree)
+    .filter((c) => product.category_ids.includes(c.id))
+    .map((c) => c.name);
   const image = product.images[0];
-  return page(product.name, `
+  return page(
+    product.name,
+    `
     <p><a href="../index.html">All categories</a>${names.length ? ` · ${names.map(escape).join(', ')}` : ''}</p>
     <h1>${escape(product.name)}</h1>
     ${image ? `<img src="${escape(image.url)}" alt="${escape(image.alt)}">` : ''}
     <p class="price">${price(product.price, product.currency)}</p>
     <p>${product.in_stock ? 'In stock' : 'Out of stock'}</p>
-    <p>${escape(product.description)}</p>`);
+    <p>${escape(product.description)}</p>`,
+  );
 }
 
 /** @param {Category[]} tree @param {Product[]} all */
@@ -52,10 +57,13 @@ function indexPage(tree, all) {
       ${category.subcategories.length ? `<ul>${category.subcategories.map(section).join('')}</ul>` : ''}</li>`;
   };
   const loose = all.filter((p) => p.category_ids.length === 0);
-  return page('Shop', `
+  return page(
+    'Shop',
+    `
     <h1>Shop</h1>
     <ul>${tree.map(section).join('')}</ul>
-    ${loose.length ? `<h2>Other products</h2><ul class="products">${loose.map(link).join('')}</ul>` : ''}`);
+    ${loose.length ? `<h2>Other products</h2><ul class="products">${loose.map(link).join('')}</ul>` : ''}`,
+  );
 }
 
 /** @param {Product} product */

@@ -17,7 +17,12 @@ export class CliError extends Error {
 export const databaseOption = { database: { type: 'string' } } as const;
 
 /** parseArgs with our error style: unknown options and missing values are usage errors. */
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T, positionals: string[]) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  command: string,
+  args: string[],
+  options: T,
+  positionals: string[],
+) {
   let parsed;
   try {
     parsed = parseArgs({ args, options: { ...databaseOption, ...options }, allowPositionals: true, strict: true });
@@ -25,9 +30,13 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(command
     throw new CliError(`storefront ${command}: ${(e as Error).message.split('\n')[0]}`, 2);
   }
   if (parsed.positionals.length < positionals.length) {
-    throw new CliError(`storefront ${command}: missing <${positionals[parsed.positionals.length]}> (usage: storefront ${command} ${positionals.map((p) => `<${p}>`).join(' ')})`, 2);
+    throw new CliError(
+      `storefront ${command}: missing <${positionals[parsed.positionals.length]}> (usage: storefront ${command} ${positionals.map((p) => `<${p}>`).join(' ')})`,
+      2,
+    );
   }
-  if (parsed.positionals.length > positionals.length) throw new CliError(`storefront ${command}: unexpected argument "${parsed.positionals[positionals.length]}"`, 2);
+  if (parsed.positionals.length > positionals.length)
+    throw new CliError(`storefront ${command}: unexpected argument "${parsed.positionals[positionals.length]}"`, 2);
   return parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
 }
 
@@ -56,7 +65,10 @@ export async function openStorage(values: Record<string, unknown>): Promise<Open
   return { ...storage, applied };
 }
 
-export async function withStorage<T>(values: Record<string, unknown>, work: (storage: OpenStorage) => Promise<T>): Promise<T> {
+export async function withStorage<T>(
+  values: Record<string, unknown>,
+  work: (storage: OpenStorage) => Promise<T>,
+): Promise<T> {
   const storage = await openStorage(values);
   try {
     return await work(storage);

@@ -6,14 +6,21 @@ import { CliError, parse, withStorage } from './context.js';
 const COUNT = /^\d{1,9}$/;
 
 export async function generateCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parse('generate', args, { products: { type: 'string' }, orders: { type: 'string' }, users: { type: 'string' } }, ['project_id']);
+  const { values, positionals } = parse(
+    'generate',
+    args,
+    { products: { type: 'string' }, orders: { type: 'string' }, users: { type: 'string' } },
+    ['project_id'],
+  );
   const [projectId] = positionals;
-  if (!PROJECT_ID.test(projectId)) throw new CliError(`storefront generate: "${projectId}" is not a project id (1 to 64 of a-z, 0-9, _ and -)`, 2);
+  if (!PROJECT_ID.test(projectId))
+    throw new CliError(`storefront generate: "${projectId}" is not a project id (1 to 64 of a-z, 0-9, _ and -)`, 2);
   const counts: Record<'products' | 'orders' | 'users', number> = { products: 0, orders: 0, users: 0 };
   for (const name of Object.keys(counts) as (keyof typeof counts)[]) {
     const v = values[name] as string | undefined;
     if (v === undefined) continue;
-    if (!COUNT.test(v)) throw new CliError(`storefront generate: --${name} must be a whole number from 0 to 999999999`, 2);
+    if (!COUNT.test(v))
+      throw new CliError(`storefront generate: --${name} must be a whole number from 0 to 999999999`, 2);
     counts[name] = Number(v);
   }
   const tty = process.stderr.isTTY;
@@ -22,7 +29,10 @@ export async function generateCommand(args: string[]): Promise<void> {
     enlargePageCache(storage, 256);
     return generate(storage, projectId, {
       ...counts,
-      onProgress: tty ? (what, done, total) => process.stderr.write(`\r${what} ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}…\x1b[K`) : undefined,
+      onProgress: tty
+        ? (what, done, total) =>
+            process.stderr.write(`\r${what} ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}…\x1b[K`)
+        : undefined,
     });
   });
   if (tty) process.stderr.write('\r\x1b[K');

@@ -12,16 +12,24 @@ export async function importCommand(args: string[]): Promise<void> {
     const summary = await withStorage(values, (storage) => {
       // 128 MiB: a million-product import then stays under 400 MB (docs/PERFORMANCE.md).
       enlargePageCache(storage, 128);
-      return importFile(storage.db, file, { onProgress: tty ? (n) => process.stderr.write(`\rread ${n.toLocaleString('en-US')} records…`) : undefined });
+      return importFile(storage.db, file, {
+        onProgress: tty ? (n) => process.stderr.write(`\rread ${n.toLocaleString('en-US')} records…`) : undefined,
+      });
     });
     if (tty) process.stderr.write('\r\x1b[K');
     const counts = (Object.keys(KINDS) as Kind[]).map((k) => `${summary.counts[k]} ${k}`).join(', ');
-    process.stdout.write(`imported into ${summary.projectId}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(
+      `imported into ${summary.projectId}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
   } catch (e) {
     if (tty) process.stderr.write('\r\x1b[K');
     if (e instanceof ImportError) {
       const more = e.total > e.problems.length ? [`… and ${e.total - e.problems.length} more`] : [];
-      throw new CliError(`storefront import: ${file}: ${e.total} problem${e.total === 1 ? '' : 's'}, nothing was imported`, 1, [...e.problems, ...more]);
+      throw new CliError(
+        `storefront import: ${file}: ${e.total} problem${e.total === 1 ? '' : 's'}, nothing was imported`,
+        1,
+        [...e.problems, ...more],
+      );
     }
     throw e;
   }

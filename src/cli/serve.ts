@@ -20,7 +20,8 @@ export async function serve(args: string[]): Promise<void> {
     server = await startServer(config);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new CliError(`storefront serve: ${config.host}:${config.port} is already in use (set PORT or --port)`);
+    if (err.code === 'EADDRINUSE')
+      throw new CliError(`storefront serve: ${config.host}:${config.port} is already in use (set PORT or --port)`);
     throw new CliError(`storefront serve: ${err.message.split('\n')[0]}`);
   }
   closeOnSignals(server);

@@ -32,7 +32,9 @@ export function createApi(options: ClientOptions): Api {
   const root = projectRoot(options.baseUrl, options.projectId);
   return async function api<T>(path: string, request: RequestOptions = {}): Promise<T> {
     if (typeof path !== 'string' || path.charAt(0) !== '/') {
-      throw new TypeError(`api(path): the path must start with "/" (relative to the project), got ${JSON.stringify(path)}`);
+      throw new TypeError(
+        `api(path): the path must start with "/" (relative to the project), got ${JSON.stringify(path)}`,
+      );
     }
     const method = request.method ?? (request.body === undefined ? 'GET' : 'POST');
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
@@ -62,7 +64,8 @@ export function createApi(options: ClientOptions): Api {
         body = JSON.parse(text);
       } catch {
         // A 2xx that is not JSON did not come from the API (a captive portal, a misrouted proxy).
-        if (response.ok) throw new ApiError(response.status, 'invalid_response', `${method} ${url}: the answer is not JSON`, text);
+        if (response.ok)
+          throw new ApiError(response.status, 'invalid_response', `${method} ${url}: the answer is not JSON`, text);
       }
     } else {
       body = undefined;

@@ -40,7 +40,9 @@ const api: Api = (path, options) =>
   new Promise((resolve) => {
     if (!configured) {
       if (!settings.baseUrl || !settings.projectId) {
-        throw new Error('storefront: no project set; add data-project="<project_id>" to the script tag or call storefront.init({ baseUrl, projectId })');
+        throw new Error(
+          'storefront: no project set; add data-project="<project_id>" to the script tag or call storefront.init({ baseUrl, projectId })',
+        );
       }
       configured = createApi(settings as ClientOptions);
     }

@@ -40,8 +40,10 @@ async function* walk<T, Q extends { page?: number; perpage?: number }>(
 export function productHelpers(api: Api) {
   return {
     list: (query?: ProductListQuery) => api<Paged<Product>>(`/products/${queryString(query)}`),
-    get: (product: number | string, query?: ProductGetQuery) => api<Product>(`/products/${segment(product)}${queryString(query)}`),
-    update: (product: number | string, changes: ProductUpdate) => api<Product>(`/products/${segment(product)}`, { method: 'POST', body: changes }),
+    get: (product: number | string, query?: ProductGetQuery) =>
+      api<Product>(`/products/${segment(product)}${queryString(query)}`),
+    update: (product: number | string, changes: ProductUpdate) =>
+      api<Product>(`/products/${segment(product)}`, { method: 'POST', body: changes }),
     all: (query?: Omit<ProductListQuery, 'page'>) => walk<Product, ProductListQuery>(api, '/products/', query),
   };
 }
@@ -64,7 +66,8 @@ export function orderHelpers(api: Api) {
   return {
     list: (query?: OrderListQuery) => api<Paged<Order>>(`/orders/${queryString(query)}`),
     get: (order: number) => api<Order>(`/orders/${segment(order)}`),
-    update: (order: number, changes: OrderUpdate) => api<Order>(`/orders/${segment(order)}`, { method: 'POST', body: changes }),
+    update: (order: number, changes: OrderUpdate) =>
+      api<Order>(`/orders/${segment(order)}`, { method: 'POST', body: changes }),
     all: (query?: Omit<OrderListQuery, 'page'>) => walk<Order, OrderListQuery>(api, '/orders/', query),
   };
 }

@@ -23,7 +23,10 @@ export async function toolkitRoute(app: FastifyInstance): Promise<void> {
     },
     handler: async (_request, reply) => {
       if (!script) throw new ApiError(404, 'the toolkit has not been built; run npm run build');
-      return reply.type('application/javascript; charset=utf-8').header('x-content-type-options', 'nosniff').send(script);
+      return reply
+        .type('application/javascript; charset=utf-8')
+        .header('x-content-type-options', 'nosniff')
+        .send(script);
     },
   });
 }

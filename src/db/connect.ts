@@ -39,7 +39,9 @@ export class StorageUrlError extends Error {}
 export function connect(url: string, options: ConnectOptions = {}): Storage {
   if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length));
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return connectPostgres(url, options);
-  throw new StorageUrlError(`unsupported storage URL "${redact(url)}": use sqlite:<path>, sqlite::memory: or postgres://…`);
+  throw new StorageUrlError(
+    `unsupported storage URL "${redact(url)}": use sqlite:<path>, sqlite::memory: or postgres://…`,
+  );
 }
 
 function connectSqlite(path: string): Storage {

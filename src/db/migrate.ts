@@ -20,7 +20,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told
   // which one: name the connection's own, so that two schemas of one database (tests,
   // or several shops on one server) never share them.
-  const migrationTableSchema = isPostgres(db) ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
+  const migrationTableSchema = isPostgres(db)
+    ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
+    : undefined;
   const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

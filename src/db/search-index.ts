@@ -27,7 +27,9 @@ export async function createSearchIndex(db: Kysely<any>): Promise<void> {
     await sql`create index products_search_trgm on products using gin (search_text public.gin_trgm_ops)`.execute(db);
     return;
   }
-  await sql`create virtual table products_fts using fts5(search_text, content='products', content_rowid='rowid', tokenize='trigram case_sensitive 1', detail='none')`.execute(db);
+  await sql`create virtual table products_fts using fts5(search_text, content='products', content_rowid='rowid', tokenize='trigram case_sensitive 1', detail='none')`.execute(
+    db,
+  );
   // A 64 MiB buffer of pending index entries (default 1 MiB) halves the cost of bulk inserts:
   // fewer, larger segments to merge. It is spent only while a write transaction runs.
   await sql`insert into products_fts(products_fts, rank) values ('hashsize', 67108864)`.execute(db);
@@ -73,5 +75,8 @@ export function trigramQuery(term: string): string {
   const pieces = new Set<string>();
   for (let i = 0; i + 3 <= chars.length; i++) pieces.add(chars.slice(i, i + 3).join(''));
   // Any subset still finds every match; a dozen pieces narrow as well as all of them.
-  return [...pieces].slice(0, 12).map((p) => `"${p.replace(/"/g, '""')}"`).join(' AND ');
+  return [...pieces]
+    .slice(0, 12)
+    .map((p) => `"${p.replace(/"/g, '""')}"`)
+    .join(' AND ');
 }

@@ -23,7 +23,12 @@ async function typesOf(db: Kysely<any>, table: string, columns: string[]): Promi
  * Inserts the rows (all with the same keys) in statements of up to 5,000 rows. With
  * `upsertOn`, a row whose key exists replaces the stored one's other columns.
  */
-export async function unnestInsert(db: Kysely<any>, table: string, rows: Record<string, unknown>[], upsertOn?: string[]): Promise<void> {
+export async function unnestInsert(
+  db: Kysely<any>,
+  table: string,
+  rows: Record<string, unknown>[],
+  upsertOn?: string[],
+): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
   const types = await typesOf(db, table, columns);
@@ -35,6 +40,8 @@ export async function unnestInsert(db: Kysely<any>, table: string, rows: Record<
   for (let i = 0; i < rows.length; i += 5000) {
     const chunk = rows.slice(i, i + 5000);
     const arrays = columns.map((c) => sql`${chunk.map((r) => r[c])}::${sql.raw(types.get(c)!)}[]`);
-    await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) select * from unnest(${sql.join(arrays)})${conflict}`.execute(db);
+    await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) select * from unnest(${sql.join(arrays)})${conflict}`.execute(
+      db,
+    );
   }
 }

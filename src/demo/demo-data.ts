@@ -43,13 +43,31 @@ const NOUNS: Record<number, string[]> = {
   11: ['Sun hat', 'Baseball cap', 'Beanie'],
 };
 const ADJECTIVES = ['Classic', 'Light', 'Everyday', 'Heritage', 'Soft', 'Sturdy', 'Organic', 'Vintage'];
-const WORDS = ['breathable', 'durable', 'handmade', 'recycled', 'washable', 'lightweight', 'waterproof', 'organic cotton', 'stainless steel', 'hand-stitched'];
+const WORDS = [
+  'breathable',
+  'durable',
+  'handmade',
+  'recycled',
+  'washable',
+  'lightweight',
+  'waterproof',
+  'organic cotton',
+  'stainless steel',
+  'hand-stitched',
+];
 
 export function demoDocument() {
   const rnd = random(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
 
-  const categories: CategoryRecord[] = CATEGORIES.map(([id, handle, name, parent_id]) => ({ id, handle, name, parent_id, created_at: BASE_TIME, updated_at: BASE_TIME }));
+  const categories: CategoryRecord[] = CATEGORIES.map(([id, handle, name, parent_id]) => ({
+    id,
+    handle,
+    name,
+    parent_id,
+    created_at: BASE_TIME,
+    updated_at: BASE_TIME,
+  }));
 
   const products: ProductRecord[] = [];
   const leafIds = Object.keys(NOUNS).map(Number);
@@ -80,13 +98,54 @@ export function demoDocument() {
   }
 
   const plans: PlanRecord[] = [
-    { id: 1, name: 'Starter', description: 'For small shops getting going.', status: 'active', prices: [{ id: 1, amount: 900, interval: 'month' }, { id: 2, amount: 9000, interval: 'year' }], created_at: BASE_TIME, updated_at: BASE_TIME },
-    { id: 2, name: 'Pro', description: 'Everything, with a free trial.', status: 'active', prices: [{ id: 3, amount: 2900, interval: 'month', trial_days: 14 }, { id: 4, amount: 29000, interval: 'year', trial_days: 14 }], created_at: BASE_TIME, updated_at: BASE_TIME },
-    { id: 3, name: 'Legacy', description: 'No longer offered.', status: 'deactivated', prices: [{ id: 5, amount: 1900, interval: 'month' }], created_at: BASE_TIME - 86400 * 365, updated_at: BASE_TIME },
+    {
+      id: 1,
+      name: 'Starter',
+      description: 'For small shops getting going.',
+      status: 'active',
+      prices: [
+        { id: 1, amount: 900, interval: 'month' },
+        { id: 2, amount: 9000, interval: 'year' },
+      ],
+      created_at: BASE_TIME,
+      updated_at: BASE_TIME,
+    },
+    {
+      id: 2,
+      name: 'Pro',
+      description: 'Everything, with a free trial.',
+      status: 'active',
+      prices: [
+        { id: 3, amount: 2900, interval: 'month', trial_days: 14 },
+        { id: 4, amount: 29000, interval: 'year', trial_days: 14 },
+      ],
+      created_at: BASE_TIME,
+      updated_at: BASE_TIME,
+    },
+    {
+      id: 3,
+      name: 'Legacy',
+      description: 'No longer offered.',
+      status: 'deactivated',
+      prices: [{ id: 5, amount: 1900, interval: 'month' }],
+      created_at: BASE_TIME - 86400 * 365,
+      updated_at: BASE_TIME,
+    },
   ];
 
   const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Katherine', 'Linus', 'Margaret', 'Ken'];
-  const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Johnson', 'Torvalds', 'Hamilton', 'Thompson'];
+  const LAST = [
+    'Lovelace',
+    'Hopper',
+    'Turing',
+    'Dijkstra',
+    'Liskov',
+    'Knuth',
+    'Johnson',
+    'Torvalds',
+    'Hamilton',
+    'Thompson',
+  ];
   const SUB_STATUSES = ['active', 'trialing', 'past_due', 'canceled'] as const;
   const users: UserRecord[] = Array.from({ length: 20 }, (_, i) => {
     const id = i + 1;
@@ -102,7 +161,18 @@ export function demoDocument() {
       email_verified: i % 5 !== 4,
       created_at,
       last_login_at: i % 6 === 5 ? null : created_at + 3600 * (i + 1),
-      subscriptions: i % 2 === 0 ? [{ plan_id: planId, price_id: plans[planId - 1].prices![0].id!, status, started_at: created_at, canceled_at: status === 'canceled' ? created_at + 86400 * 30 : null }] : [],
+      subscriptions:
+        i % 2 === 0
+          ? [
+              {
+                plan_id: planId,
+                price_id: plans[planId - 1].prices![0].id!,
+                status,
+                started_at: created_at,
+                canceled_at: status === 'canceled' ? created_at + 86400 * 30 : null,
+              },
+            ]
+          : [],
     };
   });
 

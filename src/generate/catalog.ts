@@ -45,11 +45,17 @@ export function leaves(cats: WithId<CategoryRecord>[]): number[] {
   return cats.filter((c) => !parents.has(c.id)).map((c) => c.id);
 }
 
-export function product(id: number, index: number, total: number, leafIds: number[]): WithId<ProductRecord> & { category_ids: number[] } {
+export function product(
+  id: number,
+  index: number,
+  total: number,
+  leafIds: number[],
+): WithId<ProductRecord> & { category_ids: number[] } {
   const r = new Random(id * 2654435761);
   const name = `${cap(r.pick(ADJECTIVES))} ${r.pick(MATERIALS)} ${r.pick(NOUNS)}`;
   const words: string[] = [];
-  for (let i = r.int(10, 18); i > 0; i--) words.push(r.chance(0.25) ? r.pick(ADJECTIVES) : r.chance(0.2) ? r.pick(MATERIALS) : r.pick(WORDS));
+  for (let i = r.int(10, 18); i > 0; i--)
+    words.push(r.chance(0.25) ? r.pick(ADJECTIVES) : r.chance(0.2) ? r.pick(MATERIALS) : r.pick(WORDS));
   const advanced = r.chance(0.4);
   // Older ids are older products, a few hours apart with some jitter: like a real catalog.
   const created_at = EPOCH_END - SPAN + Math.floor((SPAN * index) / Math.max(total, 1)) + r.int(0, 3600);
@@ -90,8 +96,22 @@ export function plans(ids: Ids): WithId<PlanRecord>[] {
     description: `${name} plan`,
     status: status as 'active' | 'deactivated',
     prices: [
-      { id: ids.price + 2 * i, amount: amount as number, currency: 'USD', interval: 'month' as const, interval_count: 1, trial_days: 14 },
-      { id: ids.price + 2 * i + 1, amount: (amount as number) * 10, currency: 'USD', interval: 'year' as const, interval_count: 1, trial_days: 0 },
+      {
+        id: ids.price + 2 * i,
+        amount: amount as number,
+        currency: 'USD',
+        interval: 'month' as const,
+        interval_count: 1,
+        trial_days: 14,
+      },
+      {
+        id: ids.price + 2 * i + 1,
+        amount: (amount as number) * 10,
+        currency: 'USD',
+        interval: 'year' as const,
+        interval_count: 1,
+        trial_days: 0,
+      },
     ],
     created_at: made,
     updated_at: made,
@@ -114,7 +134,15 @@ export function user(id: number, ids: Ids): WithId<UserRecord> {
     created_at,
     last_login_at: r.chance(0.7) ? created_at + r.int(0, 90) * DAY : null,
     subscriptions: subscribed
-      ? [{ plan_id: ids.plan + plan, price_id: ids.price + 2 * plan + r.int(0, 1), status, started_at: created_at, canceled_at: status === 'canceled' ? created_at + 30 * DAY : null }]
+      ? [
+          {
+            plan_id: ids.plan + plan,
+            price_id: ids.price + 2 * plan + r.int(0, 1),
+            status,
+            started_at: created_at,
+            canceled_at: status === 'canceled' ? created_at + 30 * DAY : null,
+          },
+        ]
       : [],
   };
 }
@@ -130,7 +158,12 @@ export function order(id: number, productRange: [number, number]): WithId<OrderR
   const items = [];
   const [lo, hi] = productRange;
   for (let i = r.int(1, 3); i > 0 && hi >= lo; i--) {
-    items.push({ product_id: r.int(lo, hi), name: `${cap(r.pick(MATERIALS))} ${r.pick(NOUNS)}`, quantity: r.int(1, 4), price: r.int(5, 200) * 100 - 1 });
+    items.push({
+      product_id: r.int(lo, hi),
+      name: `${cap(r.pick(MATERIALS))} ${r.pick(NOUNS)}`,
+      quantity: r.int(1, 4),
+      price: r.int(5, 200) * 100 - 1,
+    });
   }
   const created_at = EPOCH_END - r.int(0, SPAN);
   return {
@@ -153,5 +186,8 @@ function cap(s: string): string {
 }
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }

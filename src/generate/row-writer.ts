@@ -29,7 +29,9 @@ function sqliteWriter(sqlite: SQLite.Database): WriteRows {
     let st = statements.get(key);
     if (!st) {
       const one = `(${columns.map(() => '?').join(', ')})`;
-      st = sqlite.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(n).fill(one).join(', ')}`);
+      st = sqlite.prepare(
+        `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(n).fill(one).join(', ')}`,
+      );
       statements.set(key, st);
     }
     return st;

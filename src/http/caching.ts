@@ -17,7 +17,8 @@ export function registerCaching(app: FastifyInstance): void {
   // A plain callback, not an async hook: it runs on every answer (see plugins/request-id.ts).
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('cache-control', request.isPrivate ? 'private, no-store' : 'public, no-cache');
-    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return done(null, payload);
+    if (reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload)))
+      return done(null, payload);
     // An answer from the answer cache (src/cache/) comes with the ETag stored beside it.
     const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
     reply.header('etag', etag);

@@ -14,7 +14,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const apiError = toApiError(error);
     // An unreachable database is expected now and then and says nothing new per request:
     // one line, no stack. Anything else 5xx is a fault of ours, logged whole.
-    if (apiError.status === 503) request.log.warn({ code: (error as { code?: string }).code, reason: error.message }, 'storage unavailable');
+    if (apiError.status === 503)
+      request.log.warn({ code: (error as { code?: string }).code, reason: error.message }, 'storage unavailable');
     else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     if (apiError.status === 401) reply.header('www-authenticate', 'Bearer');
     return reply.code(apiError.status).send(apiError.toBody());
@@ -37,7 +38,12 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
         ? new ApiError(400, 'the URL is not valid (bad percent-encoding)')
         : toApiError(error);
   // No hook runs for these answers, so they get the headers of every answer here.
-  reply.headers({ ...JSON_ANSWER_HEADERS, 'access-control-allow-origin': '*', 'cache-control': 'public, no-cache', 'x-request-id': request.id });
+  reply.headers({
+    ...JSON_ANSWER_HEADERS,
+    'access-control-allow-origin': '*',
+    'cache-control': 'public, no-cache',
+    'x-request-id': request.id,
+  });
   reply.code(apiError.status).send(apiError.toBody());
 }
 
@@ -58,7 +64,13 @@ export function clientError(error: NodeJS.ErrnoException, socket: Duplex): void 
   const body = JSON.stringify(apiError.toBody());
   const reason = STATUS_CODES[apiError.status] ?? '';
   if (socket.writable) {
-    const headers = [`Content-Type: application/json; charset=utf-8`, `Content-Length: ${Buffer.byteLength(body)}`, 'Access-Control-Allow-Origin: *', 'Cache-Control: public, no-cache', 'Connection: close'];
+    const headers = [
+      `Content-Type: application/json; charset=utf-8`,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Access-Control-Allow-Origin: *',
+      'Cache-Control: public, no-cache',
+      'Connection: close',
+    ];
     socket.write(`HTTP/1.1 ${apiError.status} ${reason}\r\n${headers.join('\r\n')}\r\n\r\n${body}`);
   }
   socket.destroy(error);
@@ -83,7 +95,8 @@ export function toApiError(error: FastifyError): ApiError {
     const message = 'is not valid JSON, or holds a __proto__ or constructor.prototype key';
     return new ApiError(400, `request body ${message}`, [{ field: 'body', message }]);
   }
-  if (isStorageUnavailable(error)) return new ApiError(503, 'storage is unavailable; try again shortly', undefined, { cause: error });
+  if (isStorageUnavailable(error))
+    return new ApiError(503, 'storage is unavailable; try again shortly', undefined, { cause: error });
   const status = error.statusCode;
   if (status && status >= 400 && status < 500) {
     if (status === 404) return new ApiError(404, 'not found');
@@ -100,10 +113,27 @@ export function toApiError(error: FastifyError): ApiError {
 // and pg's own messages that carry no code (pool connect timeout, a connection ended
 // mid-query, a client-side query timeout). SQLITE_BUSY* is a lock held past busy_timeout.
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', '57014', '53300', '08000', '08003', '08006', '08001', '08004',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '53300',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
 ]);
-const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|Client was closed and is not queryable/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|Client was closed and is not queryable/i;
 
 /** Errors that mean "the database cannot be reached right now", not "this request is wrong". */
 export function isStorageUnavailable(error: unknown): boolean {

@@ -21,9 +21,11 @@ export function ifMatch(request: FastifyRequest, reply: FastifyReply): Precondit
   return (current) => {
     const etag = `"${createHash('sha1').update(serialize(current)).digest('base64url')}"`;
     if (!tags.includes(etag)) {
-      throw new ApiError(412, 'the record has changed since it was read: If-Match does not match its current ETag; fetch it again', [
-        { field: 'If-Match', message: 'does not match the current ETag' },
-      ]);
+      throw new ApiError(
+        412,
+        'the record has changed since it was read: If-Match does not match its current ETag; fetch it again',
+        [{ field: 'If-Match', message: 'does not match the current ETag' }],
+      );
     }
   };
 }

@@ -14,7 +14,8 @@ export function coerceQuery(request: FastifyRequest): void {
   const query = request.query as Record<string, unknown>;
   if (!query || typeof query !== 'object') return;
   for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) throw new ApiError(400, `${name} must be given once`, [{ field: name, message: 'must be given once' }]);
+    if (Array.isArray(value))
+      throw new ApiError(400, `${name} must be given once`, [{ field: name, message: 'must be given once' }]);
     const type = schema?.properties?.[name]?.type;
     if (typeof value !== 'string') continue;
     checkText(value, name);
@@ -27,14 +28,19 @@ export function coerceQuery(request: FastifyRequest): void {
 // one, and SQLite would cut the text there) or an unpaired UTF-16 surrogate (not Unicode:
 // PostgreSQL would store a replacement character, SQLite bytes that read back mangled).
 function nulError(field: string): ApiError {
-  return new ApiError(400, `${field} must not contain NUL characters`, [{ field, message: 'must not contain NUL characters' }]);
+  return new ApiError(400, `${field} must not contain NUL characters`, [
+    { field, message: 'must not contain NUL characters' },
+  ]);
 }
 
 const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function checkText(text: string, field: string): void {
   if (text.includes('\u0000')) throw nulError(field);
-  if (UNPAIRED.test(text)) throw new ApiError(400, `${field} must be valid Unicode text`, [{ field, message: 'must be valid Unicode text (an unpaired surrogate)' }]);
+  if (UNPAIRED.test(text))
+    throw new ApiError(400, `${field} must be valid Unicode text`, [
+      { field, message: 'must be valid Unicode text (an unpaired surrogate)' },
+    ]);
 }
 
 /**
@@ -60,7 +66,8 @@ export function rejectNul(value: unknown, path: string): void {
 /** A sentence saying what a value must be, read off its schema, for error messages. */
 export function describeRule(schema: JsonSchema | undefined, keyword?: string): string | undefined {
   if (!schema) return undefined;
-  if (keyword === 'pattern') return schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`;
+  if (keyword === 'pattern')
+    return schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`;
   const literals = literalValues(schema);
   if (literals) return `must be one of ${literals.join(', ')}`;
   const min = schema.minimum as number | undefined;
@@ -76,7 +83,8 @@ export function describeRule(schema: JsonSchema | undefined, keyword?: string): 
       if (schema.format === 'email') return 'must be a valid email address';
       const minLength = schema.minLength as number | undefined;
       const maxLength = schema.maxLength as number | undefined;
-      if (minLength !== undefined && maxLength !== undefined) return `must be a string of ${minLength} to ${maxLength} characters`;
+      if (minLength !== undefined && maxLength !== undefined)
+        return `must be a string of ${minLength} to ${maxLength} characters`;
       if (maxLength !== undefined) return `must be a string of at most ${maxLength} characters`;
       if (minLength) return `must be a string of at least ${minLength} characters`;
       return 'must be a string';
@@ -99,7 +107,11 @@ function literalValues(schema: JsonSchema): unknown[] | undefined {
 }
 
 /** Ajv errors as { field, message } pairs, one per field. `where` names what an unknown key is. */
-export function ajvDetails(errors: FastifySchemaValidationError[], where: 'parameter' | 'field', root: string): ErrorDetail[] {
+export function ajvDetails(
+  errors: FastifySchemaValidationError[],
+  where: 'parameter' | 'field',
+  root: string,
+): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const e of errors as Array<FastifySchemaValidationError & { parentSchema?: JsonSchema }>) {
     const path = fieldPath(e.instancePath);
@@ -122,7 +134,11 @@ export function ajvDetails(errors: FastifySchemaValidationError[], where: 'param
 
 /** Turns Ajv's errors for one part of the request into a 400 naming each field. */
 export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
-  const details = ajvDetails(errors, context === 'querystring' ? 'parameter' : 'field', context === 'body' ? 'body' : context);
+  const details = ajvDetails(
+    errors,
+    context === 'querystring' ? 'parameter' : 'field',
+    context === 'body' ? 'body' : context,
+  );
   const first = details[0] ?? { field: context, message: 'is invalid' };
   return new ApiError(400, `${first.field} ${first.message}`, details);
 }

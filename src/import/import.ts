@@ -32,9 +32,16 @@ export class ImportError extends Error {
 const SINGULAR_TO_KIND = Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [v, k])) as Record<string, Kind>;
 const PROGRESS_EVERY = 10_000;
 
-export async function importFile(db: Kysely<Database>, path: string, options: ImportOptions = {}): Promise<ImportSummary> {
+export async function importFile(
+  db: Kysely<Database>,
+  path: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   if (path.endsWith('.ndjson') || path.endsWith('.jsonl')) return importNdjson(db, path, options);
-  if (!path.endsWith('.json')) throw new ImportError([`${path}: an import file must end in .json (a JSON document) or .ndjson (one record a line)`]);
+  if (!path.endsWith('.json'))
+    throw new ImportError([
+      `${path}: an import file must end in .json (a JSON document) or .ndjson (one record a line)`,
+    ]);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -53,12 +60,18 @@ export async function importFile(db: Kysely<Database>, path: string, options: Im
 const jsonPlace: PlaceFormat = (kind, place) => (kind === 'project' ? 'project' : `${kind}[${place}]`);
 
 /** Imports a parsed JSON document: `{ project, categories?, products?, plans?, users?, orders? }`. */
-export async function importDocument(db: Kysely<Database>, doc: unknown, options: ImportOptions = {}): Promise<ImportSummary> {
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ImportError(['the document must be a JSON object with a "project"']);
+export async function importDocument(
+  db: Kysely<Database>,
+  doc: unknown,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new ImportError(['the document must be a JSON object with a "project"']);
   const sections = doc as Record<string, unknown>;
   const problems: string[] = [];
   for (const key of Object.keys(sections)) {
-    if (key !== 'project' && !(key in KINDS)) problems.push(`${key}: is not a known section (project, ${Object.keys(KINDS).join(', ')})`);
+    if (key !== 'project' && !(key in KINDS))
+      problems.push(`${key}: is not a known section (project, ${Object.keys(KINDS).join(', ')})`);
     else if (key !== 'project' && !Array.isArray(sections[key])) problems.push(`${key}: must be an array`);
   }
   if (!('project' in sections)) problems.push('project: is required');
@@ -131,13 +144,20 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
   });
 }
 
-async function inTransaction(db: Kysely<Database>, format: PlaceFormat, read: (session: ImportSession) => Promise<void>): Promise<ImportSummary> {
+async function inTransaction(
+  db: Kysely<Database>,
+  format: PlaceFormat,
+  read: (session: ImportSession) => Promise<void>,
+): Promise<ImportSummary> {
   return db.transaction().execute(async (trx) => {
     const session = new ImportSession(trx, format);
     await read(session);
     await session.finish();
     if (!session.ok || !session.projectId) {
-      throw new ImportError(session.problems.length ? session.problems : ['the file names no project'], session.problemCount);
+      throw new ImportError(
+        session.problems.length ? session.problems : ['the file names no project'],
+        session.problemCount,
+      );
     }
     return { projectId: session.projectId, counts: session.counts };
   });

@@ -21,7 +21,10 @@ const strict = { additionalProperties: false } as const;
 
 export const ProjectRecord = Type.Object(
   {
-    id: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'a project id: 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit' }),
+    id: Type.String({
+      pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
+      description: 'a project id: 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit',
+    }),
     name: Type.String({ minLength: 1, maxLength: 200 }),
     currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' }),
   },
@@ -65,7 +68,9 @@ export const PriceRecord = Type.Object(
   {
     id: Type.Optional(Id),
     amount: Money,
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' })),
+    currency: Type.Optional(
+      Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' }),
+    ),
     interval: Type.Enum(INTERVALS),
     interval_count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     trial_days: Type.Optional(Count(3650)),
@@ -126,14 +131,21 @@ export const OrderRecord = Type.Object(
     items: Type.Optional(
       Type.Array(
         Type.Object(
-          { product_id: Type.Union([Id, Type.Null()]), name: Type.String({ minLength: 1, maxLength: 200 }), quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }), price: Money },
+          {
+            product_id: Type.Union([Id, Type.Null()]),
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+            price: Money,
+          },
           strict,
         ),
         { maxItems: 1000 },
       ),
     ),
     total: Type.Optional(Money),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' })),
+    currency: Type.Optional(
+      Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' }),
+    ),
     payment_status: Type.Optional(Type.Enum(PAYMENT_STATUSES)),
     fulfillment_status: Type.Optional(Type.Enum(FULFILLMENT_STATUSES)),
     is_canceled: Type.Optional(Bool),
@@ -153,5 +165,11 @@ export type UserRecord = Static<typeof UserRecord>;
 export type OrderRecord = Static<typeof OrderRecord>;
 
 /** Record kinds in the order of an import document; the NDJSON `type` is the singular. */
-export const KINDS = { categories: 'category', products: 'product', plans: 'plan', users: 'user', orders: 'order' } as const;
+export const KINDS = {
+  categories: 'category',
+  products: 'product',
+  plans: 'plan',
+  users: 'user',
+  orders: 'order',
+} as const;
 export type Kind = keyof typeof KINDS;

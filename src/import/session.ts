@@ -1,11 +1,29 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { CategoryTable, Database, OrderItemTable, OrderTable, PlanPriceTable, PlanTable, ProductTable, SubscriptionTable, UserTable } from '../db/schema.js';
+import type {
+  CategoryTable,
+  Database,
+  OrderItemTable,
+  OrderTable,
+  PlanPriceTable,
+  PlanTable,
+  ProductTable,
+  SubscriptionTable,
+  UserTable,
+} from '../db/schema.js';
 import { isPostgres } from '../db/dialect.js';
 import { unnestInsert } from '../db/unnest-insert.js';
 import type { ErrorDetail } from '../errors.js';
 import { nameKey, searchText } from '../resources/products/present.js';
 import { upsertProject } from '../resources/projects/repository.js';
-import type { CategoryRecord, Kind, OrderRecord, PlanRecord, ProductRecord, ProjectRecord, UserRecord } from './records.js';
+import type {
+  CategoryRecord,
+  Kind,
+  OrderRecord,
+  PlanRecord,
+  ProductRecord,
+  ProjectRecord,
+  UserRecord,
+} from './records.js';
 import { Places } from './places.js';
 import { checkRecord } from './validate.js';
 
@@ -24,7 +42,13 @@ export type PlaceFormat = (kind: Kind | 'project', place: Place) => string;
 
 const BATCH = 500;
 const MAX_PROBLEMS = 100;
-const TABLES: Record<Kind, keyof Database> = { categories: 'categories', products: 'products', plans: 'plans', users: 'users', orders: 'orders' };
+const TABLES: Record<Kind, keyof Database> = {
+  categories: 'categories',
+  products: 'products',
+  plans: 'plans',
+  users: 'users',
+  orders: 'orders',
+};
 /** Tables whose ids are handed out by this session: the record kinds and plan prices. */
 const ID_TABLES: Record<Kind | 'prices', keyof Database> = { ...TABLES, prices: 'plan_prices' };
 
@@ -69,7 +93,9 @@ export class ImportSession {
     if (this.problems.length >= MAX_PROBLEMS) return;
     const where = typeof place === 'string' ? place : this.formatPlace(kind, place);
     const byLine = where.startsWith('line ');
-    this.problems.push(!field ? `${where}: ${message}` : byLine ? `${where}: ${field} ${message}` : `${where}.${field}: ${message}`);
+    this.problems.push(
+      !field ? `${where}: ${message}` : byLine ? `${where}: ${field} ${message}` : `${where}.${field}: ${message}`,
+    );
   }
 
   private report(kind: Kind | 'project', place: Place, details: ErrorDetail[]): void {
@@ -89,7 +115,8 @@ export class ImportSession {
 
   async add(kind: Kind, value: unknown, place: Place): Promise<void> {
     const details = checkRecord(kind, value);
-    if (details.length === 0 && JSON.stringify(value).includes('\\u0000')) details.push({ field: '', message: 'must not contain NUL characters' });
+    if (details.length === 0 && JSON.stringify(value).includes('\\u0000'))
+      details.push({ field: '', message: 'must not contain NUL characters' });
     if (details.length) return this.report(kind, place, details);
     const project = this.project;
     if (!project) return; // the project line was invalid: keep checking records, write nothing
@@ -120,7 +147,13 @@ export class ImportSession {
     return id;
   }
 
-  private stage(kind: Kind, value: unknown, id: number, place: Place, project: ProjectRecord): Staged[Kind] | undefined {
+  private stage(
+    kind: Kind,
+    value: unknown,
+    id: number,
+    place: Place,
+    project: ProjectRecord,
+  ): Staged[Kind] | undefined {
     const pid = project.id;
     const created = (v: { created_at?: number }) => v.created_at ?? this.now;
     switch (kind) {
@@ -128,7 +161,18 @@ export class ImportSession {
         const c = value as CategoryRecord;
         if (!this.claimHandle('categories', c.handle, id, place)) return undefined;
         const created_at = created(c);
-        return { row: { project_id: pid, id, handle: c.handle, name: c.name, name_key: nameKey(c.name), parent_id: c.parent_id ?? null, created_at, updated_at: c.updated_at ?? created_at } };
+        return {
+          row: {
+            project_id: pid,
+            id,
+            handle: c.handle,
+            name: c.name,
+            name_key: nameKey(c.name),
+            parent_id: c.parent_id ?? null,
+            created_at,
+            updated_at: c.updated_at ?? created_at,
+          },
+        };
       }
       case 'products': {
         const p = value as ProductRecord;
@@ -139,10 +183,23 @@ export class ImportSession {
         const sku = p.sku ?? null;
         return {
           row: {
-            project_id: pid, id, handle: p.handle, name: p.name, name_key: nameKey(p.name), description, sku,
-            search_text: searchText(p.name, description, sku), price: p.price, inventory_type: p.inventory_type ?? 'simple',
-            in_stock: p.in_stock === false ? 0 : 1, stock_quantity: p.stock_quantity ?? 0, show_in_store: p.show_in_store === false ? 0 : 1,
-            custom_sort: p.custom_sort ?? 0, images: JSON.stringify(p.images ?? []), created_at, updated_at: p.updated_at ?? created_at,
+            project_id: pid,
+            id,
+            handle: p.handle,
+            name: p.name,
+            name_key: nameKey(p.name),
+            description,
+            sku,
+            search_text: searchText(p.name, description, sku),
+            price: p.price,
+            inventory_type: p.inventory_type ?? 'simple',
+            in_stock: p.in_stock === false ? 0 : 1,
+            stock_quantity: p.stock_quantity ?? 0,
+            show_in_store: p.show_in_store === false ? 0 : 1,
+            custom_sort: p.custom_sort ?? 0,
+            images: JSON.stringify(p.images ?? []),
+            created_at,
+            updated_at: p.updated_at ?? created_at,
           },
           categoryIds: [...new Set(p.category_ids ?? [])],
         };
@@ -151,7 +208,15 @@ export class ImportSession {
         const p = value as PlanRecord;
         const created_at = created(p);
         return {
-          row: { project_id: pid, id, name: p.name, description: p.description ?? '', status: p.status ?? 'active', created_at, updated_at: p.updated_at ?? created_at },
+          row: {
+            project_id: pid,
+            id,
+            name: p.name,
+            description: p.description ?? '',
+            status: p.status ?? 'active',
+            created_at,
+            updated_at: p.updated_at ?? created_at,
+          },
           prices: (p.prices ?? []).map((x) => ({ ...x, currency: x.currency ?? project.currency })),
         };
       }
@@ -159,9 +224,24 @@ export class ImportSession {
         const u = value as UserRecord;
         const created_at = created(u);
         return {
-          row: { project_id: pid, id, email: u.email, name: u.name ?? '', email_verified: u.email_verified ? 1 : 0, created_at, last_login_at: u.last_login_at ?? null },
+          row: {
+            project_id: pid,
+            id,
+            email: u.email,
+            name: u.name ?? '',
+            email_verified: u.email_verified ? 1 : 0,
+            created_at,
+            last_login_at: u.last_login_at ?? null,
+          },
           subscriptions: (u.subscriptions ?? []).map((s, position) => ({
-            project_id: pid, user_id: id, position, plan_id: s.plan_id, price_id: s.price_id, status: s.status, started_at: s.started_at ?? created_at, canceled_at: s.canceled_at ?? null,
+            project_id: pid,
+            user_id: id,
+            position,
+            plan_id: s.plan_id,
+            price_id: s.price_id,
+            status: s.status,
+            started_at: s.started_at ?? created_at,
+            canceled_at: s.canceled_at ?? null,
           })),
         };
       }
@@ -171,13 +251,30 @@ export class ImportSession {
         const items = o.items ?? [];
         return {
           row: {
-            project_id: pid, id, customer_email: o.customer_email, email_key: o.customer_email.toLowerCase(), customer_name: o.customer_name ?? '',
-            total: o.total ?? items.reduce((sum, i) => sum + i.quantity * i.price, 0), currency: o.currency ?? project.currency,
-            payment_status: o.payment_status ?? 'pending', fulfillment_status: o.fulfillment_status ?? 'unfulfilled',
-            is_canceled: o.is_canceled ? 1 : 0, is_archived: o.is_archived ? 1 : 0, delivery_information: o.delivery_information ?? '',
-            created_at, updated_at: o.updated_at ?? created_at,
+            project_id: pid,
+            id,
+            customer_email: o.customer_email,
+            email_key: o.customer_email.toLowerCase(),
+            customer_name: o.customer_name ?? '',
+            total: o.total ?? items.reduce((sum, i) => sum + i.quantity * i.price, 0),
+            currency: o.currency ?? project.currency,
+            payment_status: o.payment_status ?? 'pending',
+            fulfillment_status: o.fulfillment_status ?? 'unfulfilled',
+            is_canceled: o.is_canceled ? 1 : 0,
+            is_archived: o.is_archived ? 1 : 0,
+            delivery_information: o.delivery_information ?? '',
+            created_at,
+            updated_at: o.updated_at ?? created_at,
           },
-          items: items.map((i, position) => ({ project_id: pid, order_id: id, position, product_id: i.product_id, name: i.name, quantity: i.quantity, price: i.price })),
+          items: items.map((i, position) => ({
+            project_id: pid,
+            order_id: id,
+            position,
+            product_id: i.product_id,
+            name: i.name,
+            quantity: i.quantity,
+            price: i.price,
+          })),
         };
       }
     }
@@ -190,7 +287,12 @@ export class ImportSession {
   private claimHandle(kind: 'categories' | 'products', handle: string, id: number, place: Place): boolean {
     const holder = this.handles[kind].get(handle);
     if (holder !== undefined && holder !== id) {
-      this.problem(kind, place, 'handle', `"${handle}" is already used by ${kind === 'products' ? 'product' : 'category'} ${holder} in this file`);
+      this.problem(
+        kind,
+        place,
+        'handle',
+        `"${handle}" is already used by ${kind === 'products' ? 'product' : 'category'} ${holder} in this file`,
+      );
       return false;
     }
     this.handles[kind].set(handle, id);
@@ -202,17 +304,30 @@ export class ImportSession {
     this.pending[kind].rows.clear();
     if (kind === 'categories' || kind === 'products') {
       this.handles[kind].clear();
-      staged = (await this.withFreeHandles(kind, staged as { row: { id: number; handle: string } }[])) as Staged[Kind][];
+      staged = (await this.withFreeHandles(
+        kind,
+        staged as { row: { id: number; handle: string } }[],
+      )) as Staged[Kind][];
     }
     if (staged.length === 0) return;
     const pid = this.project!.id;
     const ids = staged.map((s) => s.row.id as number);
-    await upsert(this.trx, TABLES[kind], staged.map((s) => s.row));
+    await upsert(
+      this.trx,
+      TABLES[kind],
+      staged.map((s) => s.row),
+    );
     const trx = this.trx;
     switch (kind) {
       case 'products': {
-        await trx.deleteFrom('product_categories').where('project_id', '=', pid).where('product_id', 'in', ids).execute();
-        const links = (staged as Staged['products'][]).flatMap((s) => s.categoryIds.map((c) => ({ project_id: pid, product_id: s.row.id, category_id: c })));
+        await trx
+          .deleteFrom('product_categories')
+          .where('project_id', '=', pid)
+          .where('product_id', 'in', ids)
+          .execute();
+        const links = (staged as Staged['products'][]).flatMap((s) =>
+          s.categoryIds.map((c) => ({ project_id: pid, product_id: s.row.id, category_id: c })),
+        );
         await insert(trx, 'product_categories', links);
         break;
       }
@@ -222,7 +337,16 @@ export class ImportSession {
         for (const s of staged as Staged['plans'][]) {
           for (const p of s.prices) {
             const id = await this.idFor('prices', p.id);
-            prices.push({ project_id: pid, id, plan_id: s.row.id, amount: p.amount, currency: p.currency, interval: p.interval, interval_count: p.interval_count ?? 1, trial_days: p.trial_days ?? 0 });
+            prices.push({
+              project_id: pid,
+              id,
+              plan_id: s.row.id,
+              amount: p.amount,
+              currency: p.currency,
+              interval: p.interval,
+              interval_count: p.interval_count ?? 1,
+              trial_days: p.trial_days ?? 0,
+            });
           }
         }
         // A price id given twice: the later one wins, as for records.
@@ -251,13 +375,20 @@ export class ImportSession {
    * (Moving a handle from one stored record to another takes two imports: first rename the
    * holder.)
    */
-  private async withFreeHandles<S extends { row: { id: number; handle: string } }>(kind: 'categories' | 'products', staged: S[]): Promise<S[]> {
+  private async withFreeHandles<S extends { row: { id: number; handle: string } }>(
+    kind: 'categories' | 'products',
+    staged: S[],
+  ): Promise<S[]> {
     if (staged.length === 0) return staged;
     const held = await this.trx
       .selectFrom(kind)
       .select(['id', 'handle'])
       .where('project_id', '=', this.project!.id)
-      .where('handle', 'in', staged.map((s) => s.row.handle)) // one record a handle: claimHandle
+      .where(
+        'handle',
+        'in',
+        staged.map((s) => s.row.handle),
+      ) // one record a handle: claimHandle
       .execute();
     const holders = new Map(held.map((h) => [h.handle, h.id]));
     const taken = new Set<string>();
@@ -266,11 +397,17 @@ export class ImportSession {
       const holder = holders.get(s.row.handle);
       if (holder === undefined || holder === s.row.id) continue;
       taken.add(s.row.handle);
-      if (this.problems.length >= MAX_PROBLEMS) this.problemCount++; // not listed: spare the look-ups
+      if (this.problems.length >= MAX_PROBLEMS)
+        this.problemCount++; // not listed: spare the look-ups
       else {
         const what = kind === 'products' ? 'product' : 'category';
         const where = places.get(holder) === undefined ? '' : ' in this file';
-        this.problem(kind, places.get(s.row.id)!, 'handle', `"${s.row.handle}" is already used by ${what} ${holder}${where}`);
+        this.problem(
+          kind,
+          places.get(s.row.id)!,
+          'handle',
+          `"${s.row.handle}" is already used by ${what} ${holder}${where}`,
+        );
       }
     }
     return taken.size === 0 ? staged : staged.filter((s) => !taken.has(s.row.handle));
@@ -295,7 +432,8 @@ export class ImportSession {
     for (const [id, place] of this.places.get('categories')?.toMap() ?? []) {
       const p = parent.get(id);
       if (p === null || p === undefined) continue;
-      if (!parent.has(p)) this.problem('categories', place, 'parent_id', `refers to category ${p}, which does not exist`);
+      if (!parent.has(p))
+        this.problem('categories', place, 'parent_id', `refers to category ${p}, which does not exist`);
       else {
         const seen = new Set([id]);
         for (let q: number | null | undefined = p; q !== null && q !== undefined; q = parent.get(q)) {
@@ -310,26 +448,43 @@ export class ImportSession {
 
     const missingCategories = await db
       .selectFrom('product_categories as pc')
-      .leftJoin('categories as c', (j) => j.onRef('c.project_id', '=', 'pc.project_id').onRef('c.id', '=', 'pc.category_id'))
+      .leftJoin('categories as c', (j) =>
+        j.onRef('c.project_id', '=', 'pc.project_id').onRef('c.id', '=', 'pc.category_id'),
+      )
       .select(['pc.product_id', 'pc.category_id'])
       .where('pc.project_id', '=', pid)
       .where('c.id', 'is', null)
       .limit(MAX_PROBLEMS)
       .execute();
     for (const m of missingCategories) {
-      this.problem('products', placeOf('products', m.product_id) ?? `product ${m.product_id}`, 'category_ids', `refers to category ${m.category_id}, which does not exist`);
+      this.problem(
+        'products',
+        placeOf('products', m.product_id) ?? `product ${m.product_id}`,
+        'category_ids',
+        `refers to category ${m.category_id}, which does not exist`,
+      );
     }
 
     const badSubscriptions = await db
       .selectFrom('subscriptions as s')
-      .leftJoin('plan_prices as pp', (j) => j.onRef('pp.project_id', '=', 's.project_id').onRef('pp.id', '=', 's.price_id').onRef('pp.plan_id', '=', 's.plan_id'))
+      .leftJoin('plan_prices as pp', (j) =>
+        j
+          .onRef('pp.project_id', '=', 's.project_id')
+          .onRef('pp.id', '=', 's.price_id')
+          .onRef('pp.plan_id', '=', 's.plan_id'),
+      )
       .select(['s.user_id', 's.position', 's.plan_id', 's.price_id'])
       .where('s.project_id', '=', pid)
       .where('pp.id', 'is', null)
       .limit(MAX_PROBLEMS)
       .execute();
     for (const s of badSubscriptions) {
-      this.problem('users', placeOf('users', s.user_id) ?? `user ${s.user_id}`, `subscriptions[${s.position}]`, `refers to plan ${s.plan_id} with price ${s.price_id}, which does not exist`);
+      this.problem(
+        'users',
+        placeOf('users', s.user_id) ?? `user ${s.user_id}`,
+        `subscriptions[${s.position}]`,
+        `refers to plan ${s.plan_id} with price ${s.price_id}, which does not exist`,
+      );
     }
 
     const badItems = await db
@@ -342,7 +497,12 @@ export class ImportSession {
       .limit(MAX_PROBLEMS)
       .execute();
     for (const i of badItems) {
-      this.problem('orders', placeOf('orders', i.order_id) ?? `order ${i.order_id}`, `items[${i.position}].product_id`, `refers to product ${i.product_id}, which does not exist (use null for a removed product)`);
+      this.problem(
+        'orders',
+        placeOf('orders', i.order_id) ?? `order ${i.order_id}`,
+        `items[${i.position}].product_id`,
+        `refers to product ${i.product_id}, which does not exist (use null for a removed product)`,
+      );
     }
   }
 }
@@ -350,25 +510,44 @@ export class ImportSession {
 interface Staged {
   categories: { row: Insertable<CategoryTable> & { id: number } };
   products: { row: Insertable<ProductTable> & { id: number; handle: string }; categoryIds: number[] };
-  plans: { row: Insertable<PlanTable> & { id: number }; prices: (NonNullable<PlanRecord['prices']>[number] & { currency: string })[] };
+  plans: {
+    row: Insertable<PlanTable> & { id: number };
+    prices: (NonNullable<PlanRecord['prices']>[number] & { currency: string })[];
+  };
   users: { row: Insertable<UserTable> & { id: number }; subscriptions: Insertable<SubscriptionTable>[] };
   orders: { row: Insertable<OrderTable> & { id: number }; items: Insertable<OrderItemTable>[] };
 }
 
 /** Plain rows of a record's own table (links, items, subscriptions). */
-async function insert(trx: Transaction<Database>, table: 'product_categories' | 'subscriptions' | 'order_items', rows: Record<string, unknown>[]): Promise<void> {
+async function insert(
+  trx: Transaction<Database>,
+  table: 'product_categories' | 'subscriptions' | 'order_items',
+  rows: Record<string, unknown>[],
+): Promise<void> {
   if (isPostgres(trx)) return unnestInsert(trx, table, rows);
   // SQLite: within its 32,766 parameters (7 columns at most).
-  for (let i = 0; i < rows.length; i += 4000) await (trx as Kysely<any>).insertInto(table).values(rows.slice(i, i + 4000)).execute();
+  for (let i = 0; i < rows.length; i += 4000)
+    await (trx as Kysely<any>)
+      .insertInto(table)
+      .values(rows.slice(i, i + 4000))
+      .execute();
 }
 
 /** INSERT … ON CONFLICT (project_id, id) DO UPDATE: a record whose id exists replaces it whole. */
-async function upsert(trx: Transaction<Database>, table: keyof Database, rows: Record<string, unknown>[]): Promise<void> {
+async function upsert(
+  trx: Transaction<Database>,
+  table: keyof Database,
+  rows: Record<string, unknown>[],
+): Promise<void> {
   if (isPostgres(trx)) return unnestInsert(trx, table, rows, ['project_id', 'id']);
   const columns = Object.keys(rows[0]).filter((c) => c !== 'project_id' && c !== 'id');
   await (trx as Kysely<any>)
     .insertInto(table)
     .values(rows)
-    .onConflict((oc) => oc.columns(['project_id', 'id']).doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+    .onConflict((oc) =>
+      oc
+        .columns(['project_id', 'id'])
+        .doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}`)]))),
+    )
     .execute();
 }

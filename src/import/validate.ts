@@ -3,7 +3,15 @@ import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { ajvDetails } from '../http/validation.js';
 import type { ErrorDetail } from '../errors.js';
-import { CategoryRecord, type Kind, OrderRecord, PlanRecord, ProductRecord, ProjectRecord, UserRecord } from './records.js';
+import {
+  CategoryRecord,
+  type Kind,
+  OrderRecord,
+  PlanRecord,
+  ProductRecord,
+  ProjectRecord,
+  UserRecord,
+} from './records.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
@@ -30,7 +38,8 @@ const schemas: Record<Kind | 'project', TSchema> = {
 
 /** The problems of one record, empty when it is valid. */
 export function checkRecord(kind: Kind | 'project', value: unknown): ErrorDetail[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [{ field: '', message: 'must be a JSON object' }];
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return [{ field: '', message: 'must be a JSON object' }];
   const v = validator(schemas[kind]);
   if (v(value)) return [];
   return ajvDetails((v.errors ?? []) as ErrorObject[] as never, 'field', '');

@@ -11,11 +11,22 @@ export interface KeyInfo {
 
 const now = () => Math.floor(Date.now() / 1000);
 
-export async function createKey(db: Kysely<Database>, projectId: string, label = ''): Promise<{ id: number; key: string }> {
+export async function createKey(
+  db: Kysely<Database>,
+  projectId: string,
+  label = '',
+): Promise<{ id: number; key: string }> {
   const key = generateKey();
   const row = await db
     .insertInto('api_keys')
-    .values({ project_id: projectId, label, hash: hashKey(key), created_at: now(), last_used_at: null, revoked_at: null })
+    .values({
+      project_id: projectId,
+      label,
+      hash: hashKey(key),
+      created_at: now(),
+      last_used_at: null,
+      revoked_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: Number(row.id), key };
@@ -64,7 +75,8 @@ export async function checkKey(db: Kysely<Database>, projectId: string, key: str
     .select(['id', 'project_id', 'hash', 'revoked_at', 'last_used_at'])
     .where('hash', '=', hash)
     .executeTakeFirst();
-  if (!row || !sameHash(row.hash, hash) || row.revoked_at !== null || row.project_id !== projectId) return { ok: false };
+  if (!row || !sameHash(row.hash, hash) || row.revoked_at !== null || row.project_id !== projectId)
+    return { ok: false };
   const t = now();
   const seen = Math.max(lastWritten.get(hash) ?? 0, row.last_used_at ?? 0);
   if (t - seen >= LAST_USED_RESOLUTION) {

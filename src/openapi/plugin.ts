@@ -28,7 +28,9 @@ const DOCS_CSP = [
   "style-src 'self' 'unsafe-inline'",
 ].join('; ');
 
-const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 async function openapi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -38,14 +40,21 @@ async function openapi(app: FastifyInstance): Promise<void> {
       tags: TAGS,
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: "a project's API key, sent as Authorization: Bearer <key>" },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "a project's API key, sent as Authorization: Bearer <key>",
+          },
         },
       },
     },
     // Shared schemas keep their $id as their name under components/schemas.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     transform: documentRoute,
-    transformObject: (document) => cleanDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
+    transformObject: (document) =>
+      cleanDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
   });
 
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());

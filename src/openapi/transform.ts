@@ -16,7 +16,10 @@ type Schema = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
-const errorRef = (status: 429 | 500 | 503, description: string) => ({ $ref: 'Error', description: `${codeFor(status)}: ${description}` });
+const errorRef = (status: 429 | 500 | 503, description: string) => ({
+  $ref: 'Error',
+  description: `${codeFor(status)}: ${description}`,
+});
 
 export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
   const config = (route.config ?? {}) as { methodNotAllowed?: boolean; auth?: 'key' | 'fetch_hidden' };
@@ -63,6 +66,9 @@ function withHeaders(schema: Schema, headers: Record<string, Schema>): Schema {
 
 function withIfNoneMatch(headers: Schema | undefined): Schema {
   const properties = { ...(headers?.properties as Schema | undefined) };
-  properties['if-none-match'] = { type: 'string', description: 'an ETag from an earlier answer: 304 when it still matches' };
+  properties['if-none-match'] = {
+    type: 'string',
+    description: 'an ETag from an earlier answer: 304 when it still matches',
+  };
   return { type: 'object', ...headers, properties };
 }

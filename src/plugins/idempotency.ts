@@ -42,7 +42,8 @@ export default fp(
     // Only a keyed POST with the header has anything to do; every other request passes
     // through a plain callback (an async hook would cost a promise on every request).
     app.addHook('preHandler', (request, reply, done) => {
-      if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined || request.apiKeyId == null) return done();
+      if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined || request.apiKeyId == null)
+        return done();
       guard(request, reply).then((replayed) => {
         if (!replayed) done();
       }, done);
@@ -52,7 +53,9 @@ export default fp(
     async function guard(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
       const header = request.headers['idempotency-key'];
       if (typeof header !== 'string' || !WELL_FORMED.test(header)) {
-        throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+        throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [
+          { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
+        ]);
       }
       const db = app.storage.db;
       const t = now();
@@ -68,15 +71,22 @@ export default fp(
         return false;
       }
       if (stored.request_hash !== hash) {
-        throw new ApiError(409, 'this Idempotency-Key was already used for a different request; use a new key for a new request', [
-          { field: 'Idempotency-Key', message: 'was used for a different request' },
-        ]);
+        throw new ApiError(
+          409,
+          'this Idempotency-Key was already used for a different request; use a new key for a new request',
+          [{ field: 'Idempotency-Key', message: 'was used for a different request' }],
+        );
       }
       if (stored.status === null) {
-        throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [{ field: 'Idempotency-Key', message: 'is in use' }]);
+        throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [
+          { field: 'Idempotency-Key', message: 'is in use' },
+        ]);
       }
       reply.header('idempotent-replayed', 'true');
-      reply.code(stored.status).type('application/json; charset=utf-8').send(stored.body ?? '');
+      reply
+        .code(stored.status)
+        .type('application/json; charset=utf-8')
+        .send(stored.body ?? '');
       return true;
     }
 
@@ -90,13 +100,18 @@ export default fp(
       const pending = request.idempotency!;
       request.idempotency = null;
       const where = <Q extends { where: (...args: any[]) => Q }>(q: Q) =>
-        q.where('project_id', '=', pending.projectId).where('key_id', '=', pending.keyId).where('idem_key', '=', pending.key);
+        q
+          .where('project_id', '=', pending.projectId)
+          .where('key_id', '=', pending.keyId)
+          .where('idem_key', '=', pending.key);
       const retryable = reply.statusCode === 429 || reply.statusCode >= 500;
       try {
         if (retryable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
           await where(app.storage.db.deleteFrom('idempotency_keys')).execute();
         } else {
-          await where(app.storage.db.updateTable('idempotency_keys').set({ status: reply.statusCode, body: payload.toString() })).execute();
+          await where(
+            app.storage.db.updateTable('idempotency_keys').set({ status: reply.statusCode, body: payload.toString() }),
+          ).execute();
         }
       } catch (err) {
         // The answer itself is right and goes out; only its replay is lost. The reservation
@@ -111,7 +126,9 @@ export default fp(
 /** Method, path and body with its keys sorted: the same request sent twice hashes alike. */
 function requestHash(request: FastifyRequest): string {
   const path = request.url.split('?')[0].replace(/\/+$/, '');
-  return createHash('sha256').update(`${request.method} ${path}\n${canonical(request.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n${canonical(request.body)}`)
+    .digest('hex');
 }
 
 function canonical(value: unknown): string {
@@ -132,7 +149,16 @@ async function claim(db: Kysely<Database>, id: Pending, hash: string, t: number)
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db
       .insertInto('idempotency_keys')
-      .values({ project_id: id.projectId, key_id: id.keyId, idem_key: id.key, request_hash: hash, status: null, body: null, created_at: t, expires_at: t + IDEMPOTENCY_TTL_SECONDS })
+      .values({
+        project_id: id.projectId,
+        key_id: id.keyId,
+        idem_key: id.key,
+        request_hash: hash,
+        status: null,
+        body: null,
+        created_at: t,
+        expires_at: t + IDEMPOTENCY_TTL_SECONDS,
+      })
       .onConflict((oc) => oc.columns(['project_id', 'key_id', 'idem_key']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return 'claimed';
@@ -159,5 +185,7 @@ async function claim(db: Kysely<Database>, id: Pending, hash: string, t: number)
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) > 0) return 'claimed';
   }
-  throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [{ field: 'Idempotency-Key', message: 'is in use' }]);
+  throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [
+    { field: 'Idempotency-Key', message: 'is in use' },
+  ]);
 }

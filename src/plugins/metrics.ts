@@ -29,11 +29,19 @@ export interface PoolStats {
 }
 
 export default fp(
-  async function metricsPlugin(app: FastifyInstance, options: { token?: string; pool?: PoolStats; defaultMetrics?: boolean }) {
+  async function metricsPlugin(
+    app: FastifyInstance,
+    options: { token?: string; pool?: PoolStats; defaultMetrics?: boolean },
+  ) {
     const registry = new Registry();
     if (options.defaultMetrics) collectDefaultMetrics({ register: registry });
     const labelNames = ['method', 'route', 'status'] as const;
-    const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered',
+      labelNames,
+      registers: [registry],
+    });
     const duration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time from request to answer',
@@ -41,12 +49,29 @@ export default fp(
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     });
-    const cacheHits = new Counter({ name: 'storefront_cache_hits_total', help: 'Cache hits by cache', labelNames: ['cache'], registers: [registry] });
-    const cacheMisses = new Counter({ name: 'storefront_cache_misses_total', help: 'Cache misses by cache', labelNames: ['cache'], registers: [registry] });
+    const cacheHits = new Counter({
+      name: 'storefront_cache_hits_total',
+      help: 'Cache hits by cache',
+      labelNames: ['cache'],
+      registers: [registry],
+    });
+    const cacheMisses = new Counter({
+      name: 'storefront_cache_misses_total',
+      help: 'Cache misses by cache',
+      labelNames: ['cache'],
+      registers: [registry],
+    });
     const pool = options.pool;
     if (pool) {
       const gauge = (name: string, help: string, read: () => number) =>
-        new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+        new Gauge({
+          name,
+          help,
+          registers: [registry],
+          collect() {
+            this.set(read());
+          },
+        });
       gauge('storefront_db_pool_connections', 'Open PostgreSQL connections', () => pool.total());
       gauge('storefront_db_pool_idle', 'Idle PostgreSQL connections', () => pool.idle());
       gauge('storefront_db_pool_waiting', 'Queries waiting for a PostgreSQL connection', () => pool.waiting());
@@ -54,7 +79,11 @@ export default fp(
     app.decorate('metrics', { registry, cacheHits, cacheMisses });
 
     app.addHook('onResponse', (request, reply, done) => {
-      const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+      const labels = {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      };
       requests.inc(labels);
       duration.observe(labels, reply.elapsedTime / 1000);
       // An ETag revalidation that saved sending the body is the HTTP cache's hit.

@@ -14,7 +14,9 @@ import { ApiError } from '../errors.js';
 // shares one budget. Redis trouble never fails a request: the store errors are skipped
 // (fail open) and commands never wait for a connection (no offline queue, short timeouts).
 
-type Check = (request: FastifyRequest) => Promise<{ max: number; remaining: number; ttlInSeconds: number; isExceeded: boolean; isAllowed: boolean }>;
+type Check = (
+  request: FastifyRequest,
+) => Promise<{ max: number; remaining: number; ttlInSeconds: number; isExceeded: boolean; isAllowed: boolean }>;
 
 /** Operational endpoints are never limited: probes and scrapers poll them from one address. */
 const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
@@ -49,7 +51,11 @@ export default fp(
       // An outage is reported once per change of state, not once per request.
       let down = false;
       redis.on('error', (err: Error) => {
-        if (!down) app.log.warn({ err: { message: err.message } }, 'rate limit store unavailable; requests are not limited until it is back');
+        if (!down)
+          app.log.warn(
+            { err: { message: err.message } },
+            'rate limit store unavailable; requests are not limited until it is back',
+          );
         down = true;
       });
       redis.on('ready', () => {

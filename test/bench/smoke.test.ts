@@ -28,7 +28,9 @@ test('npm run bench -- --smoke produces figures, ratios and exact totals', { tim
     const [file] = readdirSync(out);
     const result = JSON.parse(readFileSync(join(out, file), 'utf8'));
     for (const backend of backends.split(',')) {
-      const rows = result.results.filter((r: { backend: string; missing?: string }) => r.backend === backend && !r.missing);
+      const rows = result.results.filter(
+        (r: { backend: string; missing?: string }) => r.backend === backend && !r.missing,
+      );
       assert.ok(rows.length >= 9, `${backend}: a figure for every product query`);
       for (const r of rows) {
         assert.ok(r.api.rps > 0 && r.baseline.rps > 0, `${backend} ${r.query}: req/s of API and baseline`);
@@ -36,9 +38,15 @@ test('npm run bench -- --smoke produces figures, ratios and exact totals', { tim
         assert.equal(r.api.unexpected, 0, `${backend} ${r.query}: every answer had the expected status`);
         if (r.total !== undefined) assert.equal(r.total_ok, true, `${backend} ${r.query}: the exact total`);
       }
-      assert.ok(rows.some((r: { query: string }) => r.query === 'revalidate (304)'), 'the revalidation is measured');
+      assert.ok(
+        rows.some((r: { query: string }) => r.query === 'revalidate (304)'),
+        'the revalidation is measured',
+      );
       const imported = result.imports.find((i: { backend: string }) => i.backend === backend);
-      assert.ok(imported && imported.seconds > 0 && imported.peak_rss_mib > 0, `${backend}: the NDJSON import is measured`);
+      assert.ok(
+        imported && imported.seconds > 0 && imported.peak_rss_mib > 0,
+        `${backend}: the NDJSON import is measured`,
+      );
     }
   } finally {
     rmSync(out, { recursive: true, force: true });

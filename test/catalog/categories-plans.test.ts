@@ -22,9 +22,21 @@ eachBackend('categories', (backend) => {
     assert.equal(r.status, 200);
     assert.ok(Array.isArray(r.body));
     // fruit < Tools; under fruit: apples < Berries; Tools > Knives > small knives
-    assert.deepEqual(shape(r.body), [[1, [[3, []], [2, []]]], [4, [[5, [[6, []]]]]]]);
+    assert.deepEqual(shape(r.body), [
+      [
+        1,
+        [
+          [3, []],
+          [2, []],
+        ],
+      ],
+      [4, [[5, [[6, []]]]]],
+    ]);
     assert.deepEqual(r.body[1].subcategories[0], {
-      id: 5, handle: 'knives', name: 'Knives', parent_id: 4,
+      id: 5,
+      handle: 'knives',
+      name: 'Knives',
+      parent_id: 4,
       subcategories: [{ id: 6, handle: 'small-knives', name: 'small knives', parent_id: 5, subcategories: [] }],
     });
     assert.equal((await get('')).text, r.text);
@@ -44,7 +56,15 @@ eachBackend('categories', (backend) => {
     const byHandle = await get('/fruit');
     assert.equal(byId.status, 200);
     assert.equal(byId.text, byHandle.text);
-    assert.deepEqual(shape([byId.body]), [[1, [[3, []], [2, []]]]]);
+    assert.deepEqual(shape([byId.body]), [
+      [
+        1,
+        [
+          [3, []],
+          [2, []],
+        ],
+      ],
+    ]);
     for (const ref of ['99', '0', 'secret', 'Fruit', 'x--y']) assert.equal((await get(`/${ref}`)).status, 404, ref);
     assert.equal((await get('/1?depth=1')).status, 400);
   });
@@ -62,7 +82,17 @@ eachBackend('categories', (backend) => {
       ],
     });
     const r = await call(app, 'GET', '/v2/projects/ties/categories/');
-    assert.deepEqual(shape(r.body), [[5, [[7, []], [8, []]]], [3, []], [9, []]]);
+    assert.deepEqual(shape(r.body), [
+      [
+        5,
+        [
+          [7, []],
+          [8, []],
+        ],
+      ],
+      [3, []],
+      [9, []],
+    ]);
   });
 
   test('another project sees only its own categories', async () => {
@@ -80,21 +110,36 @@ eachBackend('plans', (backend) => {
     const r = await get('/');
     assert.equal(r.status, 200);
     assert.deepEqual(Object.keys(r.body), ['data']);
-    assert.deepEqual(r.body.data.map((p: { id: number }) => p.id), [1, 4]);
+    assert.deepEqual(
+      r.body.data.map((p: { id: number }) => p.id),
+      [1, 4],
+    );
     assert.deepEqual(r.body.data[0], {
-      id: 1, name: 'Basic', description: '', status: 'active',
+      id: 1,
+      name: 'Basic',
+      description: '',
+      status: 'active',
       prices: [
         { id: 1, amount: 900, currency: 'EUR', interval: 'month', interval_count: 1, trial_days: 0 },
         { id: 2, amount: 9000, currency: 'EUR', interval: 'year', interval_count: 1, trial_days: 0 },
       ],
-      created_at: r.body.data[0].created_at, updated_at: r.body.data[0].updated_at,
+      created_at: r.body.data[0].created_at,
+      updated_at: r.body.data[0].updated_at,
     });
-    assert.deepEqual(r.body.data[1].prices.map((p: { id: number }) => p.id), [4, 5]);
+    assert.deepEqual(
+      r.body.data[1].prices.map((p: { id: number }) => p.id),
+      [4, 5],
+    );
     assert.equal((await get('/?page=1')).status, 400);
   });
 
   test('a single plan in any status', async () => {
-    for (const [id, status] of [[1, 'active'], [2, 'archived'], [3, 'deleted'], [5, 'deactivated']] as const) {
+    for (const [id, status] of [
+      [1, 'active'],
+      [2, 'archived'],
+      [3, 'deleted'],
+      [5, 'deactivated'],
+    ] as const) {
       const r = await get(`/${id}`);
       assert.equal(r.status, 200);
       assert.equal(r.body.status, status);

@@ -26,7 +26,10 @@ eachBackend('single product', (backend) => {
   test('a hidden product is 404 unless fetch_hidden=true with a key', async () => {
     assert.equal((await call(t.app, 'GET', `${BASE}/3`)).status, 404);
     assert.equal((await call(t.app, 'GET', `${BASE}/charlie`, { headers: bearer(key) })).status, 404);
-    assert.equal((await call(t.app, 'GET', `${BASE}/charlie?fetch_hidden=false`, { headers: bearer(key) })).status, 404);
+    assert.equal(
+      (await call(t.app, 'GET', `${BASE}/charlie?fetch_hidden=false`, { headers: bearer(key) })).status,
+      404,
+    );
     assert.equal((await call(t.app, 'GET', `${BASE}/charlie?fetch_hidden=true`)).status, 401);
     const r = await call(t.app, 'GET', `${BASE}/charlie?fetch_hidden=true`, { headers: bearer(key) });
     assert.equal(r.status, 200);
@@ -35,7 +38,18 @@ eachBackend('single product', (backend) => {
   });
 
   test('ids and handles that name nothing are 404', async () => {
-    for (const ref of ['0', '999', '99999999999999999999', 'Alpha', 'no-such', 'a--b', '-a', 'only-other', '1.0', '%20']) {
+    for (const ref of [
+      '0',
+      '999',
+      '99999999999999999999',
+      'Alpha',
+      'no-such',
+      'a--b',
+      '-a',
+      'only-other',
+      '1.0',
+      '%20',
+    ]) {
       const r = await call(t.app, 'GET', `${BASE}/${ref}`);
       assert.equal(r.status, 404, ref);
       assert.equal(r.body.error.code, 'not_found');
@@ -58,7 +72,8 @@ eachBackend('product update', (backend) => {
     key = await t.key('shop');
     otherKey = await t.key('other');
   });
-  const post = (ref: string | number, body: unknown, headers: Record<string, string> = bearer(key)) => call(t.app, 'POST', `${BASE}/${ref}`, { body, headers });
+  const post = (ref: string | number, body: unknown, headers: Record<string, string> = bearer(key)) =>
+    call(t.app, 'POST', `${BASE}/${ref}`, { body, headers });
 
   test('changes only the fields sent and answers the whole record', async () => {
     const before = (await call(t.app, 'GET', `${BASE}/golf`)).body;
@@ -73,7 +88,10 @@ eachBackend('product update', (backend) => {
     assert.equal(again.body.name, 'Chef knife');
     // the new name is what search and name ordering see
     const found = await call(t.app, 'GET', '/v2/projects/shop/products/?search=chef');
-    assert.deepEqual(found.body.data.map((p: { id: number }) => p.id), [7]);
+    assert.deepEqual(
+      found.body.data.map((p: { id: number }) => p.id),
+      [7],
+    );
   });
 
   test('inventory rules are judged against the type after the update', async () => {
@@ -100,11 +118,21 @@ eachBackend('product update', (backend) => {
 
   test('field rules', async () => {
     const bad: [unknown, string][] = [
-      [{ name: '' }, 'name'], [{ name: '   ' }, 'name'], [{ name: 'x'.repeat(129) }, 'name'], [{ name: 5 }, 'name'],
-      [{ price: -1 }, 'price'], [{ price: 1.5 }, 'price'], [{ price: '12' }, 'price'], [{ price: 1_000_000_000_001 }, 'price'],
-      [{ stock_quantity: 100_001 }, 'stock_quantity'], [{ stock_quantity: -1 }, 'stock_quantity'],
-      [{ inventory_type: 'complex' }, 'inventory_type'], [{ in_stock: 'true' }, 'in_stock'], [{ price: null }, 'price'],
-      [{ description: 'x' }, 'description'], [{}, 'body'],
+      [{ name: '' }, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 'x'.repeat(129) }, 'name'],
+      [{ name: 5 }, 'name'],
+      [{ price: -1 }, 'price'],
+      [{ price: 1.5 }, 'price'],
+      [{ price: '12' }, 'price'],
+      [{ price: 1_000_000_000_001 }, 'price'],
+      [{ stock_quantity: 100_001 }, 'stock_quantity'],
+      [{ stock_quantity: -1 }, 'stock_quantity'],
+      [{ inventory_type: 'complex' }, 'inventory_type'],
+      [{ in_stock: 'true' }, 'in_stock'],
+      [{ price: null }, 'price'],
+      [{ description: 'x' }, 'description'],
+      [{}, 'body'],
     ];
     for (const [body, field] of bad) {
       const r = await post(2, body);
@@ -118,7 +146,10 @@ eachBackend('product update', (backend) => {
 
   test('bodies: JSON objects only, 415 and 413', async () => {
     const send = (raw: string, contentType?: string) =>
-      call(t.app, 'POST', `${BASE}/2`, { raw, headers: { ...bearer(key), ...(contentType ? { 'content-type': contentType } : {}) } });
+      call(t.app, 'POST', `${BASE}/2`, {
+        raw,
+        headers: { ...bearer(key), ...(contentType ? { 'content-type': contentType } : {}) },
+      });
     assert.equal((await send('{"price":', 'application/json')).status, 400);
     assert.equal((await send('[1]', 'application/json')).status, 400);
     assert.equal((await send('"x"', 'application/json')).status, 400);
@@ -140,7 +171,13 @@ eachBackend('product update', (backend) => {
   });
 
   test('needs a key of this project; 401 comes before any other check', async () => {
-    for (const headers of [{}, bearer('nope'), bearer(otherKey), { authorization: key }, { authorization: `Basic ${key}` }]) {
+    for (const headers of [
+      {},
+      bearer('nope'),
+      bearer(otherKey),
+      { authorization: key },
+      { authorization: `Basic ${key}` },
+    ]) {
       const r = await post(2, { price: -5 }, headers);
       assert.equal(r.status, 401);
       assert.equal(r.headers['www-authenticate'], 'Bearer');
@@ -154,7 +191,10 @@ eachBackend('product update', (backend) => {
     assert.equal(r.status, 200);
     assert.equal(r.body.price, 250);
     assert.equal((await post(999, { price: 5 })).status, 404);
-    assert.equal((await call(t.app, 'POST', `${BASE}/1?dry_run=true`, { body: { price: 5 }, headers: bearer(key) })).status, 400);
+    assert.equal(
+      (await call(t.app, 'POST', `${BASE}/1?dry_run=true`, { body: { price: 5 }, headers: bearer(key) })).status,
+      400,
+    );
     assert.equal((await post('no-such', { price: 5 })).status, 404);
     // the other project's product with the same id is untouched
     const other = await call(t.app, 'GET', '/v2/projects/other/products/1');

@@ -16,7 +16,8 @@ eachBackend('products list', (backend) => {
     key = await t.key('shop');
     otherKey = await t.key('other');
   });
-  const get = (query: string, headers: Record<string, string> = {}) => call(t.app, 'GET', `${LIST}${query}`, { headers });
+  const get = (query: string, headers: Record<string, string> = {}) =>
+    call(t.app, 'GET', `${LIST}${query}`, { headers });
 
   test('default order is newest first, ties by id descending, hidden products left out', async () => {
     const r = await get('');
@@ -71,8 +72,18 @@ eachBackend('products list', (backend) => {
 
   test('page and perpage are validated', async () => {
     const cases: Record<string, string> = {
-      'page=0': 'page', 'page=-1': 'page', 'page=1.5': 'page', 'page=+1': 'page', 'page=%201': 'page', 'page=1e2': 'page', 'page=abc': 'page',
-      'page=': 'page', 'perpage=0': 'perpage', 'perpage=101': 'perpage', 'perpage=0x10': 'perpage', 'page=1&page=2': 'page',
+      'page=0': 'page',
+      'page=-1': 'page',
+      'page=1.5': 'page',
+      'page=+1': 'page',
+      'page=%201': 'page',
+      'page=1e2': 'page',
+      'page=abc': 'page',
+      'page=': 'page',
+      'perpage=0': 'perpage',
+      'perpage=101': 'perpage',
+      'perpage=0x10': 'perpage',
+      'page=1&page=2': 'page',
       'page=99999999999999999999': 'page',
     };
     for (const [query, field] of Object.entries(cases)) {
@@ -173,11 +184,41 @@ eachBackend('products list', (backend) => {
   test('records are shaped as CONTRACT 3 says', async () => {
     const r = await get('?ids=4,6,7,5&order=date_asc');
     const [p7, p4, p6, p5] = r.body.data;
-    assert.deepEqual(Object.keys(p5), ['id', 'handle', 'name', 'description', 'sku', 'price', 'currency', 'inventory_type', 'in_stock', 'stock_quantity', 'show_in_store', 'custom_sort', 'category_ids', 'images', 'created_at', 'updated_at']);
+    assert.deepEqual(Object.keys(p5), [
+      'id',
+      'handle',
+      'name',
+      'description',
+      'sku',
+      'price',
+      'currency',
+      'inventory_type',
+      'in_stock',
+      'stock_quantity',
+      'show_in_store',
+      'custom_sort',
+      'category_ids',
+      'images',
+      'created_at',
+      'updated_at',
+    ]);
     assert.deepEqual(p5, {
-      id: 5, handle: 'echo', name: 'Éclair', description: 'Contains 100% cocoa_beans.', sku: null, price: 500, currency: 'EUR',
-      inventory_type: 'simple', in_stock: true, stock_quantity: null, show_in_store: true, custom_sort: 0, category_ids: [],
-      images: [{ url: 'https://img.example/e.jpg', alt: 'Éclair' }], created_at: 4000, updated_at: 4000,
+      id: 5,
+      handle: 'echo',
+      name: 'Éclair',
+      description: 'Contains 100% cocoa_beans.',
+      sku: null,
+      price: 500,
+      currency: 'EUR',
+      inventory_type: 'simple',
+      in_stock: true,
+      stock_quantity: null,
+      show_in_store: true,
+      custom_sort: 0,
+      category_ids: [],
+      images: [{ url: 'https://img.example/e.jpg', alt: 'Éclair' }],
+      created_at: 4000,
+      updated_at: 4000,
     });
     assert.equal(p4.in_stock, false); // advanced with 0 in stock
     assert.equal(p4.stock_quantity, 0);
@@ -189,9 +230,15 @@ eachBackend('products list', (backend) => {
 
   test('projects are separate: same ids, other records', async () => {
     const r = await call(t.app, 'GET', '/v2/projects/other/products/');
-    assert.deepEqual(r.body.data.map((p: { name: string }) => p.name), ['Other apple']);
+    assert.deepEqual(
+      r.body.data.map((p: { name: string }) => p.name),
+      ['Other apple'],
+    );
     assert.equal(r.body.data[0].currency, 'JPY');
-    assert.equal((await call(t.app, 'GET', '/v2/projects/other/products/?fetch_hidden=true', { headers: bearer(key) })).status, 401);
+    assert.equal(
+      (await call(t.app, 'GET', '/v2/projects/other/products/?fetch_hidden=true', { headers: bearer(key) })).status,
+      401,
+    );
     assert.equal((await call(t.app, 'GET', '/v2/projects/nope/products/')).status, 404);
   });
 });

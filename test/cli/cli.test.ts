@@ -23,7 +23,15 @@ describe('storefront CLI', () => {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /usage: storefront <command>/);
     assert.equal(cli([]).code, 2);
-    for (const args of [['frobnicate'], ['key'], ['key', 'create'], ['key', 'create', 'a', 'b'], ['project', 'create', 'x'], ['serve', '--nope'], ['import']]) {
+    for (const args of [
+      ['frobnicate'],
+      ['key'],
+      ['key', 'create'],
+      ['key', 'create', 'a', 'b'],
+      ['project', 'create', 'x'],
+      ['serve', '--nope'],
+      ['import'],
+    ]) {
       const r = cli(args);
       assert.equal(r.code, 2, args.join(' '));
       assert.equal(r.stdout, '');
@@ -60,7 +68,10 @@ describe('storefront CLI', () => {
     assert.match(created.stdout, /^sfk_[0-9A-Za-z]{38}\n$/);
     cli(['key', 'create', 'acme'], env);
     const list = cli(['key', 'list', 'acme'], env);
-    const rows = list.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     assert.equal(rows.length, 2);
     assert.deepEqual(rows[0].slice(0, 2), ['1', 'back office']);
     assert.match(rows[0][2], /^\d{10}$/);
@@ -77,13 +88,22 @@ describe('storefront CLI', () => {
     const db = tempDb();
     const dir = mkdtempSync(join(tmpdir(), 'storefront-cli-files-'));
     const good = join(dir, 'good.json');
-    writeFileSync(good, JSON.stringify({ project: { id: 'acme', name: 'Acme', currency: 'USD' }, products: [{ handle: 'a', name: 'A', price: 1 }] }));
+    writeFileSync(
+      good,
+      JSON.stringify({
+        project: { id: 'acme', name: 'Acme', currency: 'USD' },
+        products: [{ handle: 'a', name: 'A', price: 1 }],
+      }),
+    );
     const r = cli(['import', good, '--database', db]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^imported into acme: 0 categories, 1 products, 0 plans, 0 users, 0 orders/);
 
     const bad = join(dir, 'bad.ndjson');
-    writeFileSync(bad, '{"type":"project","id":"beta","name":"B","currency":"USD"}\n{"type":"product","handle":"x","name":"X","price":-5}\n');
+    writeFileSync(
+      bad,
+      '{"type":"project","id":"beta","name":"B","currency":"USD"}\n{"type":"product","handle":"x","name":"X","price":-5}\n',
+    );
     const failed = cli(['import', bad, '--database', db]);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /1 problem, nothing was imported\n {2}line 2: price must be an integer/);
@@ -99,28 +119,39 @@ describe('storefront CLI', () => {
     assert.equal(cli(['import', join(dir, 'none.json'), '--database', db]).code, 1);
   });
 
-  test('import shows progress on a terminal, and only there', { skip: spawnSync('script', ['--version']).status === 0 ? false : 'util-linux script is not installed' }, () => {
-    const db = tempDb();
-    const dir = mkdtempSync(join(tmpdir(), 'storefront-cli-tty-'));
-    const file = join(dir, 'many.ndjson');
-    const lines = [JSON.stringify({ type: 'project', id: 'tty', name: 'TTY', currency: 'USD' })];
-    for (let i = 1; i <= 25_000; i++) lines.push(JSON.stringify({ type: 'product', handle: `p-${i}`, name: `P ${i}`, price: i }));
-    writeFileSync(file, lines.join('\n'));
-    // `script` runs the command on a pseudo-terminal, as a person at a shell would.
-    const tty = spawnSync('script', ['-qec', `${process.execPath} ${BIN} import ${file} --database ${db}`, '/dev/null'], { encoding: 'utf8' });
-    assert.equal(tty.status, 0, tty.stdout);
-    assert.match(tty.stdout, /read 10,000 records…/);
-    assert.match(tty.stdout, /read 20,000 records…/);
-    assert.match(tty.stdout, /imported into tty: 0 categories, 25000 products/);
-    const piped = cli(['import', file, '--database', tempDb()]);
-    assert.equal(piped.code, 0);
-    assert.doesNotMatch(piped.stderr + piped.stdout, /read \d/);
-  });
+  test(
+    'import shows progress on a terminal, and only there',
+    { skip: spawnSync('script', ['--version']).status === 0 ? false : 'util-linux script is not installed' },
+    () => {
+      const db = tempDb();
+      const dir = mkdtempSync(join(tmpdir(), 'storefront-cli-tty-'));
+      const file = join(dir, 'many.ndjson');
+      const lines = [JSON.stringify({ type: 'project', id: 'tty', name: 'TTY', currency: 'USD' })];
+      for (let i = 1; i <= 25_000; i++)
+        lines.push(JSON.stringify({ type: 'product', handle: `p-${i}`, name: `P ${i}`, price: i }));
+      writeFileSync(file, lines.join('\n'));
+      // `script` runs the command on a pseudo-terminal, as a person at a shell would.
+      const tty = spawnSync(
+        'script',
+        ['-qec', `${process.execPath} ${BIN} import ${file} --database ${db}`, '/dev/null'],
+        { encoding: 'utf8' },
+      );
+      assert.equal(tty.status, 0, tty.stdout);
+      assert.match(tty.stdout, /read 10,000 records…/);
+      assert.match(tty.stdout, /read 20,000 records…/);
+      assert.match(tty.stdout, /imported into tty: 0 categories, 25000 products/);
+      const piped = cli(['import', file, '--database', tempDb()]);
+      assert.equal(piped.code, 0);
+      assert.doesNotMatch(piped.stderr + piped.stdout, /read \d/);
+    },
+  );
 
   test('serve loads the demo into an empty database and its two curl lines work', async (t) => {
     const db = tempDb();
     const { DATABASE_URL: _, ...base } = process.env;
-    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', db], { env: { ...base, LOG_LEVEL: 'warn' } });
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', db], {
+      env: { ...base, LOG_LEVEL: 'warn' },
+    });
     t.after(() => child.kill('SIGKILL'));
     let out = '';
     child.stdout!.on('data', (c) => (out += c));
@@ -143,7 +174,9 @@ describe('storefront CLI', () => {
 
   test('STOREFRONT_DEMO=0 serves an empty database without the demo', async (t) => {
     const db = tempDb();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', db], { env: { ...process.env, STOREFRONT_DEMO: '0', LOG_LEVEL: 'info' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', db], {
+      env: { ...process.env, STOREFRONT_DEMO: '0', LOG_LEVEL: 'info' },
+    });
     t.after(() => child.kill('SIGKILL'));
     let out = '';
     child.stdout.on('data', (c) => (out += c));

@@ -14,9 +14,14 @@ function importGraph(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
   const code = readFileSync(file, 'utf8');
-  for (const [, spec] of code.matchAll(/(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)) {
+  for (const [, spec] of code.matchAll(
+    /(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
+  )) {
     if (spec === undefined) continue;
-    assert.ok(spec.startsWith('./'), `${relative(clientDir, file)} imports ${spec}: the client may only import its own files`);
+    assert.ok(
+      spec.startsWith('./'),
+      `${relative(clientDir, file)} imports ${spec}: the client may only import its own files`,
+    );
     importGraph(join(dirname(file), spec), seen);
   }
   return seen;
@@ -30,7 +35,10 @@ test('the compiled client loads only its own files', () => {
 
 test('package.json exports the client as storefront-api/client, with its types', async () => {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
-  assert.deepEqual(pkg.exports['./client'], { types: './dist/src/client/index.d.ts', default: './dist/src/client/index.js' });
+  assert.deepEqual(pkg.exports['./client'], {
+    types: './dist/src/client/index.d.ts',
+    default: './dist/src/client/index.js',
+  });
   const client = await import('storefront-api/client');
   assert.equal(typeof client.createClient, 'function');
   assert.equal(typeof client.ApiError, 'function');

@@ -13,9 +13,14 @@ eachBackend('client api(path)', (backend) => {
     const { baseUrl } = await liveServer(t, backend);
     const { api } = createClient({ baseUrl, projectId: 'shop' });
     const list = await api<{ data: { handle: string }[]; meta: { total: number } }>('/products/');
-    assert.deepEqual(list.data.map((p) => p.handle), ['clay-mug', 'oak-table', 'wool-sweater', 'linen-shirt']);
+    assert.deepEqual(
+      list.data.map((p) => p.handle),
+      ['clay-mug', 'oak-table', 'wool-sweater', 'linen-shirt'],
+    );
     assert.equal(list.meta.total, 4);
-    const shirt = await api<{ id: number; price: number; currency: string; in_stock: boolean }>('/products/linen-shirt');
+    const shirt = await api<{ id: number; price: number; currency: string; in_stock: boolean }>(
+      '/products/linen-shirt',
+    );
     assert.deepEqual([shirt.id, shirt.price, shirt.currency, shirt.in_stock], [1, 4900, 'EUR', true]);
   });
 
@@ -23,20 +28,31 @@ eachBackend('client api(path)', (backend) => {
     const { baseUrl } = await liveServer(t, backend);
     const { api } = createClient({ baseUrl, projectId: 'shop' });
     const page = await api<{ data: { handle: string }[]; meta: object }>('/products/?order=price_asc&perpage=2&page=2');
-    assert.deepEqual(page.data.map((p) => p.handle), ['wool-sweater', 'oak-table']);
+    assert.deepEqual(
+      page.data.map((p) => p.handle),
+      ['wool-sweater', 'oak-table'],
+    );
     assert.deepEqual(page.meta, { page: 2, perpage: 2, total: 4, pages: 2 });
   });
 
   test('a base address with a trailing slash works the same', async (t) => {
     const { baseUrl } = await liveServer(t, backend);
-    const plans = await createClient({ baseUrl: `${baseUrl}/`, projectId: 'shop' }).api<{ data: { id: number }[] }>('/plans/');
-    assert.deepEqual(plans.data.map((p) => p.id), [1]);
+    const plans = await createClient({ baseUrl: `${baseUrl}/`, projectId: 'shop' }).api<{ data: { id: number }[] }>(
+      '/plans/',
+    );
+    assert.deepEqual(
+      plans.data.map((p) => p.id),
+      [1],
+    );
   });
 
   test('a 404 rejects with an ApiError holding status, code, message and the body', async (t) => {
     const { baseUrl } = await liveServer(t, backend);
     const { api } = createClient({ baseUrl, projectId: 'shop' });
-    const error = await api('/products/secret-item').then(() => assert.fail('resolved'), (e: unknown) => e);
+    const error = await api('/products/secret-item').then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ApiError);
     assert.equal(error.status, 404);
     assert.equal(error.code, 'not_found');
@@ -47,7 +63,10 @@ eachBackend('client api(path)', (backend) => {
   test('a 400 carries the field details of the API', async (t) => {
     const { baseUrl } = await liveServer(t, backend);
     const { api } = createClient({ baseUrl, projectId: 'shop' });
-    const error = await api('/products/?perpage=500').then(() => assert.fail('resolved'), (e: unknown) => e);
+    const error = await api('/products/?perpage=500').then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof ApiError);
     assert.equal(error.code, 'invalid_request');
     assert.equal(error.details[0]?.field, 'perpage');
@@ -56,9 +75,16 @@ eachBackend('client api(path)', (backend) => {
   test('without a key a protected call is a 401; with one, POST sends JSON and resolves to the update', async (t) => {
     const { baseUrl, key } = await liveServer(t, backend);
     const anonymous = createClient({ baseUrl, projectId: 'shop' });
-    await assert.rejects(anonymous.api('/products/1', { method: 'POST', body: { price: 5000 } }), { name: 'ApiError', status: 401, code: 'unauthorized' });
+    await assert.rejects(anonymous.api('/products/1', { method: 'POST', body: { price: 5000 } }), {
+      name: 'ApiError',
+      status: 401,
+      code: 'unauthorized',
+    });
     const { api } = createClient({ baseUrl, projectId: 'shop', apiKey: key });
-    const updated = await api<{ price: number; name: string }>('/products/1', { method: 'POST', body: { price: 5000 } });
+    const updated = await api<{ price: number; name: string }>('/products/1', {
+      method: 'POST',
+      body: { price: 5000 },
+    });
     assert.deepEqual([updated.price, updated.name], [5000, 'Linen shirt']);
     assert.equal((await anonymous.api<{ price: number }>('/products/linen-shirt')).price, 5000);
   });
@@ -73,7 +99,10 @@ eachBackend('client api(path)', (backend) => {
 test('a network failure rejects with a NetworkError whose cause is the fetch error', async () => {
   const port = await closedPort();
   const { api } = createClient({ baseUrl: `http://127.0.0.1:${port}`, projectId: 'shop' });
-  const error = await api('/products/').then(() => assert.fail('resolved'), (e: unknown) => e);
+  const error = await api('/products/').then(
+    () => assert.fail('resolved'),
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof NetworkError);
   assert.match(error.message, new RegExp(`GET http://127.0.0.1:${port}/v2/projects/shop/products/ failed`));
   assert.ok(error.cause instanceof TypeError, 'the cause is what fetch threw');
@@ -81,16 +110,25 @@ test('a network failure rejects with a NetworkError whose cause is the fetch err
 
 test('a path that does not start with "/" is refused before any request', async () => {
   let called = false;
-  const { api } = createClient({ baseUrl: 'http://example.invalid', projectId: 'shop', fetch: async () => ((called = true), new Response('{}')) });
+  const { api } = createClient({
+    baseUrl: 'http://example.invalid',
+    projectId: 'shop',
+    fetch: async () => ((called = true), new Response('{}')),
+  });
   await assert.rejects(api('products/'), { name: 'TypeError', message: /must start with "\/"/ });
   assert.equal(called, false);
 });
 
 test('a non-JSON error answer (a proxy) still rejects with an ApiError naming the status', async () => {
   const fetch = async () => new Response('<h1>Bad gateway</h1>', { status: 502, statusText: 'Bad Gateway' });
-  const error = await createClient({ baseUrl: 'http://x', projectId: 'p', fetch }).api('/plans/').catch((e: unknown) => e);
+  const error = await createClient({ baseUrl: 'http://x', projectId: 'p', fetch })
+    .api('/plans/')
+    .catch((e: unknown) => e);
   assert.ok(error instanceof ApiError);
-  assert.deepEqual([error.status, error.code, error.message, error.body], [502, 'http_502', 'HTTP 502 Bad Gateway', '<h1>Bad gateway</h1>']);
+  assert.deepEqual(
+    [error.status, error.code, error.message, error.body],
+    [502, 'http_502', 'HTTP 502 Bad Gateway', '<h1>Bad gateway</h1>'],
+  );
 });
 
 test('the project id is encoded into the path, and the key travels as a Bearer header', async () => {
@@ -102,7 +140,9 @@ test('the project id is encoded into the path, and the key travels as a Bearer h
   };
   const client = createClient({ baseUrl: 'http://h/prefix', projectId: 'my shop', apiKey: 'sk_1', fetch });
   await client.orders.update(7, { payment_status: 'paid' });
-  assert.deepEqual(seen, [{ url: 'http://h/prefix/v2/projects/my%20shop/orders/7', auth: 'Bearer sk_1', type: 'application/json' }]);
+  assert.deepEqual(seen, [
+    { url: 'http://h/prefix/v2/projects/my%20shop/orders/7', auth: 'Bearer sk_1', type: 'application/json' },
+  ]);
 });
 
 /** A port nothing listens on: bound, then released. */

@@ -9,7 +9,12 @@ import { liveServer } from './live-server.js';
 /** The client, and the URLs it fetched. */
 function counting(baseUrl: string, projectId: string, apiKey?: string) {
   const urls: string[] = [];
-  const client = createClient({ baseUrl, projectId, apiKey, fetch: (url, init) => (urls.push(String(url)), fetch(url, init)) });
+  const client = createClient({
+    baseUrl,
+    projectId,
+    apiKey,
+    fetch: (url, init) => (urls.push(String(url)), fetch(url, init)),
+  });
   return { client, urls };
 }
 
@@ -24,7 +29,10 @@ eachBackend('client helpers', (backend) => {
     const { baseUrl, key } = await liveServer(t, backend);
     const { products } = createClient({ baseUrl, projectId: 'shop', apiKey: key });
     const page = await products.list({ order: 'price_asc,name_asc', perpage: 3 });
-    assert.deepEqual(page.data.map((p) => p.handle), ['clay-mug', 'linen-shirt', 'wool-sweater']);
+    assert.deepEqual(
+      page.data.map((p) => p.handle),
+      ['clay-mug', 'linen-shirt', 'wool-sweater'],
+    );
     assert.deepEqual(page.meta, { page: 1, perpage: 3, total: 4, pages: 2 });
     assert.deepEqual(await products.get(1), await products.get('linen-shirt'));
     const sweater = await products.update('wool-sweater', { inventory_type: 'advanced', stock_quantity: 3 });
@@ -35,17 +43,32 @@ eachBackend('client helpers', (backend) => {
     const { baseUrl } = await liveServer(t, backend);
     const { client, urls } = counting(baseUrl, 'shop');
     const all: Product[] = await collect(client.products.all({ order: 'price_asc', perpage: 3 }));
-    assert.deepEqual(all.map((p) => p.price), [1200, 4900, 8900, 29900]);
-    assert.deepEqual(urls.map((u) => new URL(u).search), ['?order=price_asc&perpage=3&page=1', '?order=price_asc&perpage=3&page=2']);
+    assert.deepEqual(
+      all.map((p) => p.price),
+      [1200, 4900, 8900, 29900],
+    );
+    assert.deepEqual(
+      urls.map((u) => new URL(u).search),
+      ['?order=price_asc&perpage=3&page=1', '?order=price_asc&perpage=3&page=2'],
+    );
   });
 
   test('plans and categories: list and get', async (t) => {
     const { baseUrl } = await liveServer(t, backend);
     const { plans, categories } = createClient({ baseUrl, projectId: 'shop' });
-    assert.deepEqual((await plans.list()).data.map((p) => [p.name, p.prices[0]?.amount]), [['Basic', 500]]);
+    assert.deepEqual(
+      (await plans.list()).data.map((p) => [p.name, p.prices[0]?.amount]),
+      [['Basic', 500]],
+    );
     assert.equal((await plans.get(2)).status, 'archived');
     const tree = await categories.list();
-    assert.deepEqual(tree.map((c) => [c.handle, c.subcategories.map((s) => s.handle)]), [['clothing', ['shirts']], ['home', []]]);
+    assert.deepEqual(
+      tree.map((c) => [c.handle, c.subcategories.map((s) => s.handle)]),
+      [
+        ['clothing', ['shirts']],
+        ['home', []],
+      ],
+    );
     assert.deepEqual(await categories.list({ 'root-category': 3 }), [tree[1]]);
     assert.equal((await categories.get('shirts')).parent_id, 1);
   });
@@ -75,7 +98,10 @@ eachBackend('client helpers', (backend) => {
     const { orders } = createClient({ baseUrl, projectId: 'demo', apiKey: key });
     const all = await collect(orders.all({ perpage: 7 }));
     assert.equal(all.length, (await orders.list({ perpage: 1 })).meta.total);
-    assert.ok(all.every((o, i) => i === 0 || all[i - 1].created_at >= o.created_at), 'newest first, across pages');
+    assert.ok(
+      all.every((o, i) => i === 0 || all[i - 1].created_at >= o.created_at),
+      'newest first, across pages',
+    );
     const paid = await orders.list({ payment_status: 'paid', perpage: 100 });
     assert.ok(paid.data.every((o) => o.payment_status === 'paid'));
     const shipped = await orders.update(all[0].id, { fulfillment_status: 'shipped', is_archived: 'true' });

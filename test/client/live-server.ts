@@ -15,9 +15,14 @@ export interface LiveServer {
 }
 
 /** A listening app holding SHOP (below) or the demo project "demo" that `npm start` serves. */
-export async function liveServer(t: TestContext, backend: Backend, seed: 'shop' | 'demo' = 'shop'): Promise<LiveServer> {
+export async function liveServer(
+  t: TestContext,
+  backend: Backend,
+  seed: 'shop' | 'demo' = 'shop',
+): Promise<LiveServer> {
   const { app, storage, key } = await testApp(t, backend);
-  const projectKey = seed === 'demo' ? (await loadDemo(storage.db)).key : (await importDocument(storage.db, SHOP), await key('shop'));
+  const projectKey =
+    seed === 'demo' ? (await loadDemo(storage.db)).key : (await importDocument(storage.db, SHOP), await key('shop'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the test server has no TCP address');
@@ -33,7 +38,18 @@ export const SHOP = {
     { id: 3, handle: 'home', name: 'Home', parent_id: null },
   ],
   products: [
-    { id: 1, handle: 'linen-shirt', name: 'Linen shirt', description: 'Light and cool.', sku: 'LS-01', price: 4900, inventory_type: 'advanced', stock_quantity: 7, category_ids: [1, 2], created_at: 1763700001 },
+    {
+      id: 1,
+      handle: 'linen-shirt',
+      name: 'Linen shirt',
+      description: 'Light and cool.',
+      sku: 'LS-01',
+      price: 4900,
+      inventory_type: 'advanced',
+      stock_quantity: 7,
+      category_ids: [1, 2],
+      created_at: 1763700001,
+    },
     { id: 2, handle: 'wool-sweater', name: 'Wool sweater', price: 8900, category_ids: [1], created_at: 1763700002 },
     { id: 3, handle: 'oak-table', name: 'Oak table', price: 29900, category_ids: [3], created_at: 1763700003 },
     { id: 4, handle: 'clay-mug', name: 'Clay mug', price: 1200, category_ids: [3], created_at: 1763700004 },

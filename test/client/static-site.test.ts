@@ -21,7 +21,12 @@ test('the static-site example renders a page per visible product and a category 
     env: { ...process.env, STOREFRONT_URL: baseUrl, STOREFRONT_PROJECT: 'shop' },
   });
   assert.match(stdout, /4 product pages and index\.html written/);
-  assert.deepEqual((await readdir(join(out, 'products'))).sort(), ['clay-mug.html', 'linen-shirt.html', 'oak-table.html', 'wool-sweater.html']);
+  assert.deepEqual((await readdir(join(out, 'products'))).sort(), [
+    'clay-mug.html',
+    'linen-shirt.html',
+    'oak-table.html',
+    'wool-sweater.html',
+  ]);
 
   const shirt = await readFile(join(out, 'products', 'linen-shirt.html'), 'utf8');
   assert.match(shirt, /<h1>Linen shirt<\/h1>/);
@@ -29,7 +34,12 @@ test('the static-site example renders a page per visible product and a category 
   assert.match(shirt, /Clothing, Shirts/);
 
   const index = await readFile(join(out, 'index.html'), 'utf8');
-  const order = ['Clothing', 'linen-shirt', 'wool-sweater', 'Shirts', 'Home', 'clay-mug', 'oak-table'].map((s) => index.indexOf(s));
-  assert.ok(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])), `categories nest their products in name order: ${order}`);
+  const order = ['Clothing', 'linen-shirt', 'wool-sweater', 'Shirts', 'Home', 'clay-mug', 'oak-table'].map((s) =>
+    index.indexOf(s),
+  );
+  assert.ok(
+    order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])),
+    `categories nest their products in name order: ${order}`,
+  );
   assert.doesNotMatch(index, /secret-item/, 'hidden products stay out');
 });

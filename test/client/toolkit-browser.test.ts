@@ -12,74 +12,103 @@ const chromium = findChromium();
 
 declare const storefront: import('../../src/client/browser.js').Storefront;
 
-test('toolkit.js in headless Chromium, loaded by a page of another origin', { skip: chromium.skip, timeout: 120_000 }, async (t) => {
-  const { baseUrl: api, key } = await liveServer(t, 'sqlite');
-  const shop = await servePages(t, {
-    '/': `<!doctype html><meta charset="utf-8"><title>shop</title><script src="${api}/toolkit.js" data-project="shop"></script>`,
-    '/manual': `<!doctype html><meta charset="utf-8"><title>manual</title><script src="${api}/toolkit.js"></script>`,
-  });
-  assert.notEqual(new URL(shop).origin, new URL(api).origin);
-
-  const browser = await launchChromium(chromium.path as string);
-  t.after(() => browser.close());
-  const page = await browser.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
-  await page.goto(shop);
-
-  await t.test("api('/products/') resolves to the list", async () => {
-    const list = await page.evaluate(() => storefront.api<{ data: { handle: string }[]; meta: { total: number } }>('/products/'));
-    assert.deepEqual(list.data.map((p) => p.handle), ['clay-mug', 'oak-table', 'wool-sweater', 'linen-shirt']);
-    assert.equal(list.meta.total, 4);
-  });
-
-  await t.test("api('/products/<handle>') resolves to the product", async () => {
-    const product = await page.evaluate(() => storefront.api<{ id: number; name: string; price: number }>('/products/linen-shirt'));
-    assert.deepEqual([product.id, product.name, product.price], [1, 'Linen shirt', 4900]);
-  });
-
-  await t.test('a 404 rejects with a storefront.ApiError', async () => {
-    const error = await page.evaluate(() =>
-      storefront.api('/products/no-such-thing').then(
-        () => null,
-        (e) => ({ isApiError: e instanceof storefront.ApiError, status: e.status, code: e.code, message: e.message, body: e.body }),
-      ),
-    );
-    assert.deepEqual(error, {
-      isApiError: true,
-      status: 404,
-      code: 'not_found',
-      message: 'product "no-such-thing" not found',
-      body: { error: { status: 404, code: 'not_found', message: 'product "no-such-thing" not found' } },
+test(
+  'toolkit.js in headless Chromium, loaded by a page of another origin',
+  { skip: chromium.skip, timeout: 120_000 },
+  async (t) => {
+    const { baseUrl: api, key } = await liveServer(t, 'sqlite');
+    const shop = await servePages(t, {
+      '/': `<!doctype html><meta charset="utf-8"><title>shop</title><script src="${api}/toolkit.js" data-project="shop"></script>`,
+      '/manual': `<!doctype html><meta charset="utf-8"><title>manual</title><script src="${api}/toolkit.js"></script>`,
     });
-  });
+    assert.notEqual(new URL(shop).origin, new URL(api).origin);
 
-  await t.test('an authorised POST (after init with an apiKey) updates the product', async () => {
-    const result = await page.evaluate(async (apiKey) => {
-      const before = await storefront.api('/products/2', { method: 'POST', body: { price: 1 } }).catch((e) => e.status);
-      storefront.init({ apiKey });
-      const updated = await storefront.api<{ price: number }>('/products/wool-sweater', { method: 'POST', body: { price: 9900 } });
-      const reread = await storefront.api<{ price: number }>('/products/wool-sweater');
-      return { before, price: updated.price, reread: reread.price };
-    }, key);
-    assert.deepEqual(result, { before: 401, price: 9900, reread: 9900 });
-  });
+    const browser = await launchChromium(chromium.path as string);
+    t.after(() => browser.close());
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()));
+    await page.goto(shop);
 
-  await t.test('without data-project, api() rejects until storefront.init() names the project', async () => {
-    await page.goto(`${shop}manual`);
-    const result = await page.evaluate(async (baseUrl) => {
-      const before = await storefront.api('/plans/').then(() => 'resolved', (e: Error) => e.message);
-      storefront.init({ baseUrl, projectId: 'shop' });
-      const plans = await storefront.plans.list();
-      return { before, plans: plans.data.map((p) => p.name) };
-    }, api);
-    assert.match(result.before, /no project set/);
-    assert.deepEqual(result.plans, ['Basic']);
-  });
+    await t.test("api('/products/') resolves to the list", async () => {
+      const list = await page.evaluate(() =>
+        storefront.api<{ data: { handle: string }[]; meta: { total: number } }>('/products/'),
+      );
+      assert.deepEqual(
+        list.data.map((p) => p.handle),
+        ['clay-mug', 'oak-table', 'wool-sweater', 'linen-shirt'],
+      );
+      assert.equal(list.meta.total, 4);
+    });
 
-  assert.deepEqual(pageErrors.filter((m) => !/status of 40[14]/.test(m)), [], 'no script errors in the page');
-});
+    await t.test("api('/products/<handle>') resolves to the product", async () => {
+      const product = await page.evaluate(() =>
+        storefront.api<{ id: number; name: string; price: number }>('/products/linen-shirt'),
+      );
+      assert.deepEqual([product.id, product.name, product.price], [1, 'Linen shirt', 4900]);
+    });
+
+    await t.test('a 404 rejects with a storefront.ApiError', async () => {
+      const error = await page.evaluate(() =>
+        storefront.api('/products/no-such-thing').then(
+          () => null,
+          (e) => ({
+            isApiError: e instanceof storefront.ApiError,
+            status: e.status,
+            code: e.code,
+            message: e.message,
+            body: e.body,
+          }),
+        ),
+      );
+      assert.deepEqual(error, {
+        isApiError: true,
+        status: 404,
+        code: 'not_found',
+        message: 'product "no-such-thing" not found',
+        body: { error: { status: 404, code: 'not_found', message: 'product "no-such-thing" not found' } },
+      });
+    });
+
+    await t.test('an authorised POST (after init with an apiKey) updates the product', async () => {
+      const result = await page.evaluate(async (apiKey) => {
+        const before = await storefront
+          .api('/products/2', { method: 'POST', body: { price: 1 } })
+          .catch((e) => e.status);
+        storefront.init({ apiKey });
+        const updated = await storefront.api<{ price: number }>('/products/wool-sweater', {
+          method: 'POST',
+          body: { price: 9900 },
+        });
+        const reread = await storefront.api<{ price: number }>('/products/wool-sweater');
+        return { before, price: updated.price, reread: reread.price };
+      }, key);
+      assert.deepEqual(result, { before: 401, price: 9900, reread: 9900 });
+    });
+
+    await t.test('without data-project, api() rejects until storefront.init() names the project', async () => {
+      await page.goto(`${shop}manual`);
+      const result = await page.evaluate(async (baseUrl) => {
+        const before = await storefront.api('/plans/').then(
+          () => 'resolved',
+          (e: Error) => e.message,
+        );
+        storefront.init({ baseUrl, projectId: 'shop' });
+        const plans = await storefront.plans.list();
+        return { before, plans: plans.data.map((p) => p.name) };
+      }, api);
+      assert.match(result.before, /no project set/);
+      assert.deepEqual(result.plans, ['Basic']);
+    });
+
+    assert.deepEqual(
+      pageErrors.filter((m) => !/status of 40[14]/.test(m)),
+      [],
+      'no script errors in the page',
+    );
+  },
+);
 
 /** A second origin: a tiny static server for the shop's pages. */
 async function servePages(t: { after(fn: () => unknown): void }, pages: Record<string, string>): Promise<string> {

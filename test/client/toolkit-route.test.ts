@@ -31,7 +31,10 @@ test('a matching If-None-Match is a 304 that keeps the long lifetime; HEAD answe
   const stale = await app.inject({ url: '/toolkit.js', headers: { 'if-none-match': '"something-older"' } });
   assert.equal(stale.statusCode, 200);
   const head = await app.inject({ method: 'HEAD', url: '/toolkit.js' });
-  assert.deepEqual([head.statusCode, head.body, head.headers.etag, head.headers['cache-control']], [200, '', etag, TOOLKIT_CACHE_CONTROL]);
+  assert.deepEqual(
+    [head.statusCode, head.body, head.headers.etag, head.headers['cache-control']],
+    [200, '', etag, TOOLKIT_CACHE_CONTROL],
+  );
 });
 
 test('the API keeps its own revalidate-every-time caching beside the toolkit', async (t) => {

@@ -13,7 +13,12 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
     await seed(built.storage);
     const key = await built.key('shop');
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-      built.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, payload: JSON.stringify(body) });
+      built.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(body),
+      });
     return { ...built, keyText: key, post };
   }
 
@@ -33,8 +38,23 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
     assert.equal(stale.json().error.code, 'precondition_failed');
     assert.equal((await app.inject({ url: '/v2/projects/shop/products/1' })).json().price, 111);
 
-    assert.equal((await post('/v2/projects/shop/products/1', { price: 333 }, { 'if-match': `W/${String(now.headers.etag)}` })).statusCode, 412, 'weak tags never match');
-    assert.equal((await post('/v2/projects/shop/products/1', { price: 333 }, { 'if-match': `"nope", ${String(now.headers.etag)}` })).statusCode, 200, 'one of a list');
+    assert.equal(
+      (await post('/v2/projects/shop/products/1', { price: 333 }, { 'if-match': `W/${String(now.headers.etag)}` }))
+        .statusCode,
+      412,
+      'weak tags never match',
+    );
+    assert.equal(
+      (
+        await post(
+          '/v2/projects/shop/products/1',
+          { price: 333 },
+          { 'if-match': `"nope", ${String(now.headers.etag)}` },
+        )
+      ).statusCode,
+      200,
+      'one of a list',
+    );
     assert.equal((await post('/v2/projects/shop/products/1', { price: 444 }, { 'if-match': '*' })).statusCode, 200);
   });
 
@@ -47,22 +67,40 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
     const stale = await post('/v2/projects/shop/orders/1001', { payment_status: 'refunded' }, { 'if-match': etag });
     assert.equal(stale.statusCode, 412);
     assert.equal(stale.json().error.code, 'precondition_failed');
-    assert.equal((await app.inject({ url: '/v2/projects/shop/orders/1001', headers: auth })).json().payment_status, 'paid');
-    assert.equal((await post('/v2/projects/shop/orders/1001', { is_archived: 'true' }, { 'if-match': String(ok.headers.etag) })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ url: '/v2/projects/shop/orders/1001', headers: auth })).json().payment_status,
+      'paid',
+    );
+    assert.equal(
+      (await post('/v2/projects/shop/orders/1001', { is_archived: 'true' }, { 'if-match': String(ok.headers.etag) }))
+        .statusCode,
+      200,
+    );
   });
 
   test('If-Match works for hidden products (read with fetch_hidden) and by handle', async (t) => {
     const { app, post, keyText } = await setup(t);
-    const read = await app.inject({ url: '/v2/projects/shop/products/charlie?fetch_hidden=true', headers: { authorization: `Bearer ${keyText}` } });
+    const read = await app.inject({
+      url: '/v2/projects/shop/products/charlie?fetch_hidden=true',
+      headers: { authorization: `Bearer ${keyText}` },
+    });
     assert.equal(read.statusCode, 200);
-    const ok = await post('/v2/projects/shop/products/charlie', { name: 'Cherry 2' }, { 'if-match': String(read.headers.etag) });
+    const ok = await post(
+      '/v2/projects/shop/products/charlie',
+      { name: 'Cherry 2' },
+      { 'if-match': String(read.headers.etag) },
+    );
     assert.equal(ok.statusCode, 200);
   });
 
   test('of many concurrent updates with the same If-Match, exactly one wins', async (t) => {
     const { app, post } = await setup(t);
     const etag = String((await app.inject({ url: '/v2/projects/shop/products/2' })).headers.etag);
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post('/v2/projects/shop/products/2', { price: 1000 + i }, { 'if-match': etag })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        post('/v2/projects/shop/products/2', { price: 1000 + i }, { 'if-match': etag }),
+      ),
+    );
     const statuses = answers.map((a) => a.statusCode).sort();
     assert.deepEqual(statuses, [200, 412, 412, 412, 412, 412, 412, 412]);
     const winner = answers.find((a) => a.statusCode === 200)!.json().price;
@@ -90,15 +128,26 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
 
   test('Idempotency-Key: the same key with another body is 409; errors are replayed too; bad keys are 400', async (t) => {
     const { post } = await setup(t);
-    assert.equal((await post('/v2/projects/shop/products/4', { price: 6 }, { 'idempotency-key': 'k' })).statusCode, 200);
+    assert.equal(
+      (await post('/v2/projects/shop/products/4', { price: 6 }, { 'idempotency-key': 'k' })).statusCode,
+      200,
+    );
     const other = await post('/v2/projects/shop/products/4', { price: 7 }, { 'idempotency-key': 'k' });
     assert.equal(other.statusCode, 409);
     assert.equal(other.json().error.code, 'conflict');
     const otherPath = await post('/v2/projects/shop/products/1', { price: 6 }, { 'idempotency-key': 'k' });
     assert.equal(otherPath.statusCode, 409);
     // Key order does not make a different request.
-    assert.equal((await post('/v2/projects/shop/products/4', { name: 'n', price: 8 }, { 'idempotency-key': 'k2' })).statusCode, 200);
-    assert.equal((await post('/v2/projects/shop/products/4', { price: 8, name: 'n' }, { 'idempotency-key': 'k2' })).headers['idempotent-replayed'], 'true');
+    assert.equal(
+      (await post('/v2/projects/shop/products/4', { name: 'n', price: 8 }, { 'idempotency-key': 'k2' })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await post('/v2/projects/shop/products/4', { price: 8, name: 'n' }, { 'idempotency-key': 'k2' })).headers[
+        'idempotent-replayed'
+      ],
+      'true',
+    );
     // A 4xx from the handler is the answer to that request, and is kept.
     const bad = await post('/v2/projects/shop/products/4', { stock_quantity: 3 }, { 'idempotency-key': 'k3' });
     assert.equal(bad.statusCode, 400);
@@ -124,7 +173,11 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
     assert.equal(mine.statusCode, 200, 'another key has its own space');
     assert.equal(mine.headers['idempotent-replayed'], undefined);
 
-    const burst = await Promise.all(Array.from({ length: 6 }, () => post('/v2/projects/shop/products/4', { price: 77 }, { 'idempotency-key': 'burst' })));
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        post('/v2/projects/shop/products/4', { price: 77 }, { 'idempotency-key': 'burst' }),
+      ),
+    );
     const fresh = burst.filter((r) => r.statusCode === 200 && r.headers['idempotent-replayed'] === undefined);
     assert.equal(fresh.length, 1, 'exactly one request did the write');
     for (const r of burst) assert.ok(r.statusCode === 200 || r.statusCode === 409, String(r.statusCode));

@@ -23,8 +23,16 @@ import { PG_URL } from '../support/storage.js';
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
 // Four products (one of them hidden) and two orders, each with its own writer.
 const RECORDS = [
-  ...[1, 2, 3, 4].map((id) => ({ path: `products/${id}`, body: (n: number) => ({ price: n }), read: (r: Record<string, unknown>) => Number(r.price) })),
-  ...[1001, 1002].map((id) => ({ path: `orders/${id}`, body: (n: number) => ({ delivery_information: `v${n}` }), read: (r: Record<string, unknown>) => Number(String(r.delivery_information).slice(1)) })),
+  ...[1, 2, 3, 4].map((id) => ({
+    path: `products/${id}`,
+    body: (n: number) => ({ price: n }),
+    read: (r: Record<string, unknown>) => Number(r.price),
+  })),
+  ...[1001, 1002].map((id) => ({
+    path: `orders/${id}`,
+    body: (n: number) => ({ delivery_information: `v${n}` }),
+    read: (r: Record<string, unknown>) => Number(String(r.delivery_information).slice(1)),
+  })),
 ];
 
 async function database(t: import('node:test').TestContext, backend: 'sqlite' | 'postgres'): Promise<string> {
@@ -94,11 +102,17 @@ eachBackend('crash safety', (backend) => {
       // Restart and read every product back through the API.
       const again = await startProcess(t, url);
       for (const [record, { path, read }] of RECORDS.entries()) {
-        const res = await fetch(`${again.url}/v2/projects/shop/${path}${path.startsWith('products') ? '?fetch_hidden=true' : ''}`, { headers: { authorization: `Bearer ${key}` } });
+        const res = await fetch(
+          `${again.url}/v2/projects/shop/${path}${path.startsWith('products') ? '?fetch_hidden=true' : ''}`,
+          { headers: { authorization: `Bearer ${key}` } },
+        );
         const stored = read((await res.json()) as Record<string, unknown>);
         const last = acked.get(record);
         if (last === undefined) continue;
-        assert.ok(stored === last || stored === sent.get(record), `${path}: stored ${stored}, last acknowledged ${last}, last sent ${sent.get(record)}`);
+        assert.ok(
+          stored === last || stored === sent.get(record),
+          `${path}: stored ${stored}, last acknowledged ${last}, last sent ${sent.get(record)}`,
+        );
       }
       again.child.kill('SIGKILL');
       await again.exited;

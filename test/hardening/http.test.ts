@@ -46,12 +46,26 @@ eachBackend('http hardening', (backend) => {
     await seed(storage);
     const good = await key('shop');
     const bad = `sfk_${'A'.repeat(38)}`;
-    await app.inject({ url: '/v2/projects/shop/products/?fetch_hidden=true', headers: { authorization: `Bearer ${good}`, 'x-request-id': 'trace-me' } });
-    await app.inject({ url: '/v2/projects/shop/products/?fetch_hidden=true', headers: { authorization: `Bearer ${bad}` } });
-    await app.inject({ method: 'POST', url: '/v2/projects/shop/products/1', headers: { authorization: `Bearer ${good}`, 'content-type': 'application/json' }, payload: '{"price":-1}' });
+    await app.inject({
+      url: '/v2/projects/shop/products/?fetch_hidden=true',
+      headers: { authorization: `Bearer ${good}`, 'x-request-id': 'trace-me' },
+    });
+    await app.inject({
+      url: '/v2/projects/shop/products/?fetch_hidden=true',
+      headers: { authorization: `Bearer ${bad}` },
+    });
+    await app.inject({
+      method: 'POST',
+      url: '/v2/projects/shop/products/1',
+      headers: { authorization: `Bearer ${good}`, 'content-type': 'application/json' },
+      payload: '{"price":-1}',
+    });
     // A log call that includes the headers, as a careless future change might, is redacted too.
     app.log.info({ headers: { authorization: `Bearer ${good}` } }, 'headers logged');
-    const lines = logs.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = logs
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.ok(lines.length >= 6);
     assert.ok(lines.some((l) => l.reqId === 'trace-me'));
     assert.ok(!logs.includes(good), 'a valid key never appears in a log');
@@ -77,7 +91,10 @@ eachBackend('http hardening', (backend) => {
       },
       transformResult: async (args) => args.result,
     };
-    const gone = backend === 'sqlite' ? { ...storage, db: storage.db.withPlugin(failing) } : connect(`postgres://postgres@127.0.0.1:${await freePort()}/none`);
+    const gone =
+      backend === 'sqlite'
+        ? { ...storage, db: storage.db.withPlugin(failing) }
+        : connect(`postgres://postgres@127.0.0.1:${await freePort()}/none`);
     if (backend === 'postgres') t.after(() => gone.close());
     const { buildApp } = await import('../../src/app.js');
     const down = await buildApp({ storage: gone });
@@ -100,9 +117,18 @@ eachBackend('http hardening', (backend) => {
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/plain/);
     const text = res.body;
-    assert.match(text, /http_requests_total\{method="GET",route="\/v2\/projects\/:project_id\/products\/:product",status="200"\} 1/);
-    assert.match(text, /http_requests_total\{method="GET",route="\/v2\/projects\/:project_id\/products\/:product",status="404"\} 1/);
-    assert.match(text, /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v2\/projects\/:project_id\/products\/:product",status="304"\}/);
+    assert.match(
+      text,
+      /http_requests_total\{method="GET",route="\/v2\/projects\/:project_id\/products\/:product",status="200"\} 1/,
+    );
+    assert.match(
+      text,
+      /http_requests_total\{method="GET",route="\/v2\/projects\/:project_id\/products\/:product",status="404"\} 1/,
+    );
+    assert.match(
+      text,
+      /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v2\/projects\/:project_id\/products\/:product",status="304"\}/,
+    );
     assert.match(text, /storefront_cache_hits_total\{cache="http_etag"\} 1/);
     assert.match(text, /storefront_cache_hits_total\{cache="custom"\} 1/);
     assert.ok(!text.includes('98765'), 'raw URLs never become labels');
@@ -113,14 +139,22 @@ eachBackend('http hardening', (backend) => {
     const { app } = await buildWith(t, backend, { metricsToken: 'scrape-secret' });
     assert.equal((await app.inject({ url: '/metrics' })).statusCode, 401);
     assert.equal((await app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode, 401);
-    assert.equal((await app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-secret' } })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ url: '/metrics', headers: { authorization: 'Bearer scrape-secret' } })).statusCode,
+      200,
+    );
   });
 
   test('a body over 64 KiB is 413 in the error envelope', async (t) => {
     const { app, storage, key } = await buildWith(t, backend);
     await seed(storage);
     const payload = JSON.stringify({ name: 'x'.repeat(64 * 1024) });
-    const res = await app.inject({ method: 'POST', url: '/v2/projects/shop/products/1', headers: { authorization: `Bearer ${await key('shop')}`, 'content-type': 'application/json' }, payload });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v2/projects/shop/products/1',
+      headers: { authorization: `Bearer ${await key('shop')}`, 'content-type': 'application/json' },
+      payload,
+    });
     assert.equal(res.statusCode, 413);
     assert.equal(res.json().error.code, 'payload_too_large');
   });
@@ -171,5 +205,9 @@ test('slow clients: headers that never finish are cut off; oversized headers are
     () => 'closed' as const,
   );
   // Written before Fastify has a request, yet in the envelope like every other error.
-  if (big !== 'closed') assert.deepEqual(big, { status: 431, body: { error: { status: 431, code: 'headers_too_large', message: 'request headers are too large' } } });
+  if (big !== 'closed')
+    assert.deepEqual(big, {
+      status: 431,
+      body: { error: { status: 431, code: 'headers_too_large', message: 'request headers are too large' } },
+    });
 });

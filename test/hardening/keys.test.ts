@@ -47,7 +47,15 @@ test('keys: one mistyped character or a swapped pair fails the checksum', () => 
     if (!isWellFormedKey(typo)) refused++;
   }
   assert.equal(refused, key.length - 4);
-  for (const bad of ['', 'sfk_', key.slice(0, -1), `${key}x`, key.toUpperCase(), key.replace('sfk_', 'sfx_'), ` ${key}`]) {
+  for (const bad of [
+    '',
+    'sfk_',
+    key.slice(0, -1),
+    `${key}x`,
+    key.toUpperCase(),
+    key.replace('sfk_', 'sfx_'),
+    ` ${key}`,
+  ]) {
     assert.equal(isWellFormedKey(bad), false, bad);
   }
 });
@@ -80,14 +88,20 @@ eachBackend('keys', (backend) => {
     const app = await buildApp({ storage: { ...storage, db: storage.db.withPlugin(count.plugin) } });
     t.after(() => app.close());
     for (const header of [`Bearer ${typo}`, 'Bearer sfk_short', 'Bearer not-a-key', `Bearer ${good}x`]) {
-      const res = await app.inject({ url: '/v2/projects/shop/products/?fetch_hidden=true', headers: { authorization: header } });
+      const res = await app.inject({
+        url: '/v2/projects/shop/products/?fetch_hidden=true',
+        headers: { authorization: header },
+      });
       assert.equal(res.statusCode, 401, header);
       assert.equal(res.json().error.code, 'unauthorized');
       assert.equal(res.headers['www-authenticate'], 'Bearer');
     }
     assert.equal(count.total(), 0, 'no query for a malformed key');
     // The well-formed key does reach the database, which shows the counter works.
-    const ok = await app.inject({ url: '/v2/projects/shop/products/?fetch_hidden=true', headers: { authorization: `Bearer ${good}` } });
+    const ok = await app.inject({
+      url: '/v2/projects/shop/products/?fetch_hidden=true',
+      headers: { authorization: `Bearer ${good}` },
+    });
     assert.equal(ok.statusCode, 200);
     assert.ok(count.total() > 0);
   });
@@ -111,7 +125,10 @@ eachBackend('keys', (backend) => {
     const otherKey = (await createKey(storage.db, 'other')).key;
     const unknown = generateKey();
     for (const key of [otherKey, unknown]) {
-      const res = await app.inject({ url: '/v2/projects/shop/products/3?fetch_hidden=true', headers: { authorization: `Bearer ${key}` } });
+      const res = await app.inject({
+        url: '/v2/projects/shop/products/3?fetch_hidden=true',
+        headers: { authorization: `Bearer ${key}` },
+      });
       assert.equal(res.statusCode, 401);
       assert.ok(!res.body.includes('Hidden gem'));
     }
@@ -138,7 +155,8 @@ test('revocation takes effect at once in another process (two connections to one
     await second.close();
   });
   const { id, key } = await createKey(first.db, 'shop');
-  const ask = (app: typeof a) => app.inject({ url: '/v2/projects/shop/products/3?fetch_hidden=true', headers: { authorization: `Bearer ${key}` } });
+  const ask = (app: typeof a) =>
+    app.inject({ url: '/v2/projects/shop/products/3?fetch_hidden=true', headers: { authorization: `Bearer ${key}` } });
   assert.equal((await ask(b)).statusCode, 200);
   assert.equal(await revokeKey(first.db, id), true);
   assert.equal((await ask(b)).statusCode, 401);

@@ -33,8 +33,12 @@ describe('rate limits (in memory)', () => {
     assert.ok(Number(limited.headers['retry-after']) >= 1 && Number(limited.headers['retry-after']) <= 60);
     assert.equal(limited.headers['ratelimit-remaining'], '0');
     // Another address has its own budget; probes are never limited.
-    assert.equal((await app.inject({ url: '/v2/projects/shop/plans/', remoteAddress: randomAddress() })).statusCode, 200);
-    for (const url of ['/healthz', '/readyz', '/metrics']) assert.equal((await app.inject({ url })).statusCode, 200, url);
+    assert.equal(
+      (await app.inject({ url: '/v2/projects/shop/plans/', remoteAddress: randomAddress() })).statusCode,
+      200,
+    );
+    for (const url of ['/healthz', '/readyz', '/metrics'])
+      assert.equal((await app.inject({ url })).statusCode, 200, url);
   });
 
   test('made-up keys do not buy a fresh budget: 401s count against the address', async (t) => {
@@ -42,7 +46,10 @@ describe('rate limits (in memory)', () => {
     await seed(storage);
     const statuses = [];
     for (let i = 0; i < 6; i++) {
-      const res = await app.inject({ url: '/v2/projects/shop/products/?fetch_hidden=true', headers: { authorization: `Bearer sfk_${'x'.repeat(38 - String(i).length)}${i}` } });
+      const res = await app.inject({
+        url: '/v2/projects/shop/products/?fetch_hidden=true',
+        headers: { authorization: `Bearer sfk_${'x'.repeat(38 - String(i).length)}${i}` },
+      });
       statuses.push(res.statusCode);
     }
     assert.deepEqual(statuses, [401, 401, 401, 401, 429, 429]);
@@ -52,14 +59,22 @@ describe('rate limits (in memory)', () => {
     const { app, storage, key } = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 100, keyMax: 3 } });
     await seed(storage);
     const busy = await key('shop');
-    const ask = (k: string) => app.inject({ url: '/v2/projects/shop/products/?fetch_hidden=true', headers: { authorization: `Bearer ${k}` }, remoteAddress: randomAddress() });
+    const ask = (k: string) =>
+      app.inject({
+        url: '/v2/projects/shop/products/?fetch_hidden=true',
+        headers: { authorization: `Bearer ${k}` },
+        remoteAddress: randomAddress(),
+      });
     for (let i = 0; i < 3; i++) assert.equal((await ask(busy)).statusCode, 200);
     const limited = await ask(busy);
     assert.equal(limited.statusCode, 429);
     assert.match(limited.json().error.message, /API key/);
     assert.equal(limited.headers['ratelimit-limit'], '3');
     assert.equal((await ask(await key('shop'))).statusCode, 200);
-    assert.equal((await app.inject({ url: '/v2/projects/shop/products/', remoteAddress: randomAddress() })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ url: '/v2/projects/shop/products/', remoteAddress: randomAddress() })).statusCode,
+      200,
+    );
   });
 
   test('defaults are generous: a static-site build paging a big catalog from one address is not limited', async (t) => {
@@ -74,18 +89,37 @@ describe('rate limits (in memory)', () => {
   });
 
   test('configuration from the environment, checked at start-up', () => {
-    const config = loadConfig({ RATE_LIMIT_ADDRESS_MAX: '10', RATE_LIMIT_KEY_MAX: '20', RATE_LIMIT_WINDOW_MS: '1000', REDIS_URL: 'redis://127.0.0.1:6379' });
-    assert.deepEqual(config.rateLimit, { enabled: true, addressMax: 10, keyMax: 20, windowMs: 1000, redisUrl: 'redis://127.0.0.1:6379' });
+    const config = loadConfig({
+      RATE_LIMIT_ADDRESS_MAX: '10',
+      RATE_LIMIT_KEY_MAX: '20',
+      RATE_LIMIT_WINDOW_MS: '1000',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    assert.deepEqual(config.rateLimit, {
+      enabled: true,
+      addressMax: 10,
+      keyMax: 20,
+      windowMs: 1000,
+      redisUrl: 'redis://127.0.0.1:6379',
+    });
     assert.equal(loadConfig({ RATE_LIMIT: 'off' }).rateLimit.enabled, false);
     assert.deepEqual(loadConfig({}).rateLimit, { ...DEFAULT_RATE_LIMIT, redisUrl: undefined });
-    for (const env of [{ RATE_LIMIT_ADDRESS_MAX: '0' }, { RATE_LIMIT_KEY_MAX: 'many' }, { RATE_LIMIT: 'maybe' }, { REDIS_URL: 'http://x' }, { HEADERS_TIMEOUT_MS: '99999', REQUEST_TIMEOUT_MS: '1000' }]) {
+    for (const env of [
+      { RATE_LIMIT_ADDRESS_MAX: '0' },
+      { RATE_LIMIT_KEY_MAX: 'many' },
+      { RATE_LIMIT: 'maybe' },
+      { REDIS_URL: 'http://x' },
+      { HEADERS_TIMEOUT_MS: '99999', REQUEST_TIMEOUT_MS: '1000' },
+    ]) {
       assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
     }
   });
 });
 
 const REDIS_URL = process.env.REDIS_URL_TEST;
-const REDIS_SKIP = REDIS_URL ? false : 'Redis rate-limit tests skipped: REDIS_URL_TEST is not set (e.g. redis://127.0.0.1:6379)';
+const REDIS_SKIP = REDIS_URL
+  ? false
+  : 'Redis rate-limit tests skipped: REDIS_URL_TEST is not set (e.g. redis://127.0.0.1:6379)';
 
 async function ready(redis: Redis): Promise<Redis> {
   if (redis.status !== 'ready') await once(redis, 'ready');
@@ -133,7 +167,8 @@ describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
     const address = randomAddress();
     const ask = (app: typeof first.app) => app.inject({ url: '/v2/projects/shop/plans/', remoteAddress: address });
     const statuses = [];
-    for (const app of [first.app, second.app, first.app, second.app, first.app, second.app, first.app]) statuses.push((await ask(app)).statusCode);
+    for (const app of [first.app, second.app, first.app, second.app, first.app, second.app, first.app])
+      statuses.push((await ask(app)).statusCode);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
   });
 
@@ -156,7 +191,9 @@ describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
   test('a Redis that was never there (nothing listening) does not stop the service starting or answering', async (t) => {
     const port = await freePort();
     const started = Date.now();
-    const { app, storage } = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 2, redisUrl: `redis://127.0.0.1:${port}` } });
+    const { app, storage } = await buildWith(t, 'sqlite', {
+      rateLimit: { addressMax: 2, redisUrl: `redis://127.0.0.1:${port}` },
+    });
     await seed(storage);
     for (let i = 0; i < 10; i++) assert.equal((await app.inject({ url: '/v2/projects/shop/plans/' })).statusCode, 200);
     assert.ok(Date.now() - started < 5000);

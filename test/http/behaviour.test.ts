@@ -22,24 +22,41 @@ eachBackend('HTTP behaviour', (backend) => {
     }
     const r = await call(t.app, 'GET', `${P}/products/`, { headers: { origin: 'https://shop.example' } });
     const exposed = String(r.headers['access-control-expose-headers']).toLowerCase();
-    for (const h of ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after']) assert.ok(exposed.includes(h), h);
+    for (const h of ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'])
+      assert.ok(exposed.includes(h), h);
     assert.equal(r.headers['access-control-allow-credentials'], undefined);
   });
 
   test('preflight OPTIONS answers 204 with the allowed methods and headers', async () => {
     const r = await call(t.app, 'OPTIONS', `${P}/products/1`, {
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     assert.equal(r.status, 204);
     assert.equal(r.headers['access-control-allow-origin'], '*');
     assert.deepEqual(String(r.headers['access-control-allow-methods']).split(/, ?/).sort(), ['GET', 'HEAD', 'POST']);
     const allowed = String(r.headers['access-control-allow-headers']).toLowerCase().split(/, ?/).sort();
     // CONTRACT 8's four, plus Idempotency-Key and X-Request-Id (docs/SECURITY.md) so that browser code can send them.
-    assert.deepEqual(allowed, ['authorization', 'content-type', 'idempotency-key', 'if-match', 'if-none-match', 'x-request-id']);
+    assert.deepEqual(allowed, [
+      'authorization',
+      'content-type',
+      'idempotency-key',
+      'if-match',
+      'if-none-match',
+      'x-request-id',
+    ]);
   });
 
   test('paths with and without a trailing slash are the same resource', async () => {
-    for (const [a, b] of [[`${P}/products`, `${P}/products/`], [`${P}/products/1`, `${P}/products/1/`], [`${P}/categories`, `${P}/categories/`], [`${P}/plans/1/`, `${P}/plans/1`]]) {
+    for (const [a, b] of [
+      [`${P}/products`, `${P}/products/`],
+      [`${P}/products/1`, `${P}/products/1/`],
+      [`${P}/categories`, `${P}/categories/`],
+      [`${P}/plans/1/`, `${P}/plans/1`],
+    ]) {
       const x = await call(t.app, 'GET', a);
       const y = await call(t.app, 'GET', b);
       assert.equal(x.status, 200, a);
@@ -57,7 +74,10 @@ eachBackend('HTTP behaviour', (backend) => {
       assert.equal(r.text, '');
       assert.equal(r.headers.etag, etag);
     }
-    assert.equal((await call(t.app, 'GET', `${P}/products/1`, { headers: { 'if-none-match': '"other"' } })).status, 200);
+    assert.equal(
+      (await call(t.app, 'GET', `${P}/products/1`, { headers: { 'if-none-match': '"other"' } })).status,
+      200,
+    );
     assert.notEqual((await call(t.app, 'GET', `${P}/products/2`)).headers.etag, etag);
     // a change gives a new ETag
     await call(t.app, 'POST', `${P}/products/1`, { body: { price: 301 }, headers: bearer(key) });
@@ -88,7 +108,14 @@ eachBackend('HTTP behaviour', (backend) => {
   });
 
   test('HEAD works wherever GET does', async () => {
-    for (const url of [`${P}/products/`, `${P}/products/alpha`, `${P}/categories/`, `${P}/categories/1`, `${P}/plans/`, `${P}/plans/1`]) {
+    for (const url of [
+      `${P}/products/`,
+      `${P}/products/alpha`,
+      `${P}/categories/`,
+      `${P}/categories/1`,
+      `${P}/plans/`,
+      `${P}/plans/1`,
+    ]) {
       const get = await call(t.app, 'GET', url);
       const head = await call(t.app, 'HEAD', url);
       assert.equal(head.status, 200, url);
@@ -115,9 +142,15 @@ eachBackend('HTTP behaviour', (backend) => {
       assert.equal(r.body.error.code, 'method_not_allowed');
     }
     // whatever the body: nobody reads it
-    const withText = await call(t.app, 'PUT', `${P}/products/1`, { raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const withText = await call(t.app, 'PUT', `${P}/products/1`, {
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(withText.status, 405);
-    const postText = await call(t.app, 'POST', `${P}/plans/`, { raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const postText = await call(t.app, 'POST', `${P}/plans/`, {
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(postText.status, 405);
   });
 

@@ -49,16 +49,35 @@ eachBackend('import', (backend) => {
       users: [{ email: 'u@example.com' }],
       orders: [{ customer_email: 'U@Example.com', items: [{ product_id: 1, name: 'Plain', quantity: 3, price: 100 }] }],
     });
-    assert.deepEqual(summary, { projectId: 'imp', counts: { categories: 0, products: 1, plans: 1, users: 1, orders: 1 } });
+    assert.deepEqual(summary, {
+      projectId: 'imp',
+      counts: { categories: 0, products: 1, plans: 1, users: 1, orders: 1 },
+    });
     const p = (await call(app, 'GET', '/v2/projects/imp/products/plain')).body;
     assert.ok(p.created_at >= before);
     assert.deepEqual(p, {
-      id: 1, handle: 'plain', name: 'Plain', description: '', sku: null, price: 100, currency: 'GBP', inventory_type: 'simple',
-      in_stock: true, stock_quantity: null, show_in_store: true, custom_sort: 0, category_ids: [], images: [], created_at: p.created_at, updated_at: p.created_at,
+      id: 1,
+      handle: 'plain',
+      name: 'Plain',
+      description: '',
+      sku: null,
+      price: 100,
+      currency: 'GBP',
+      inventory_type: 'simple',
+      in_stock: true,
+      stock_quantity: null,
+      show_in_store: true,
+      custom_sort: 0,
+      category_ids: [],
+      images: [],
+      created_at: p.created_at,
+      updated_at: p.created_at,
     });
     const plan = (await call(app, 'GET', '/v2/projects/imp/plans/1')).body;
     assert.equal(plan.status, 'active');
-    assert.deepEqual(plan.prices, [{ id: 1, amount: 5, currency: 'GBP', interval: 'month', interval_count: 1, trial_days: 0 }]);
+    assert.deepEqual(plan.prices, [
+      { id: 1, amount: 5, currency: 'GBP', interval: 'month', interval_count: 1, trial_days: 0 },
+    ]);
     const order = await storage.db.selectFrom('orders').selectAll().executeTakeFirstOrThrow();
     assert.equal(order.total, 300);
     assert.equal(order.currency, 'GBP');
@@ -72,11 +91,27 @@ eachBackend('import', (backend) => {
     await importDocument(storage.db, {
       project,
       categories: [{ id: 1, handle: 'c', name: 'C' }],
-      products: [{ id: 5, handle: 'five', name: 'Five', price: 1, description: 'old', sku: 'S5', category_ids: [1], custom_sort: 3 }],
+      products: [
+        {
+          id: 5,
+          handle: 'five',
+          name: 'Five',
+          price: 1,
+          description: 'old',
+          sku: 'S5',
+          category_ids: [1],
+          custom_sort: 3,
+        },
+      ],
     });
     await importDocument(storage.db, {
       project: { ...project, name: 'Renamed', currency: 'CHF' },
-      products: [{ id: 5, handle: 'five', name: 'Five again', price: 2 }, { handle: 'next', name: 'Next', price: 3 }, { id: 9, handle: 'nine', name: 'Nine', price: 9 }, { handle: 'ten', name: 'Ten', price: 10 }],
+      products: [
+        { id: 5, handle: 'five', name: 'Five again', price: 2 },
+        { handle: 'next', name: 'Next', price: 3 },
+        { id: 9, handle: 'nine', name: 'Nine', price: 9 },
+        { handle: 'ten', name: 'Ten', price: 10 },
+      ],
     });
     const five = (await call(app, 'GET', '/v2/projects/imp/products/5')).body;
     assert.equal(five.name, 'Five again');
@@ -87,7 +122,11 @@ eachBackend('import', (backend) => {
     assert.equal(five.currency, 'CHF'); // the project took the file's currency
     assert.equal((await call(app, 'GET', '/v2/projects/imp/products/next')).body.id, 6);
     assert.equal((await call(app, 'GET', '/v2/projects/imp/products/ten')).body.id, 10);
-    const projectRow = await storage.db.selectFrom('projects').selectAll().where('id', '=', 'imp').executeTakeFirstOrThrow();
+    const projectRow = await storage.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('id', '=', 'imp')
+      .executeTakeFirstOrThrow();
     assert.equal(projectRow.name, 'Renamed');
   });
 
@@ -138,9 +177,30 @@ eachBackend('import', (backend) => {
           { id: 5, handle: 'e', name: 'E' },
         ],
         products: [{ id: 1, handle: 'p', name: 'P', price: 1, category_ids: [4, 42] }],
-        plans: [{ id: 1, name: 'Plan', prices: [{ id: 1, amount: 1, interval: 'month' }] }, { id: 2, name: 'Other', prices: [{ id: 2, amount: 1, interval: 'year' }] }],
-        users: [{ id: 1, email: 'u@example.com', subscriptions: [{ plan_id: 1, price_id: 1, status: 'active' }, { plan_id: 1, price_id: 2, status: 'active' }] }],
-        orders: [{ id: 1, customer_email: 'u@example.com', items: [{ product_id: null, name: 'gone', quantity: 1, price: 1 }, { product_id: 3, name: 'never', quantity: 1, price: 1 }] }],
+        plans: [
+          { id: 1, name: 'Plan', prices: [{ id: 1, amount: 1, interval: 'month' }] },
+          { id: 2, name: 'Other', prices: [{ id: 2, amount: 1, interval: 'year' }] },
+        ],
+        users: [
+          {
+            id: 1,
+            email: 'u@example.com',
+            subscriptions: [
+              { plan_id: 1, price_id: 1, status: 'active' },
+              { plan_id: 1, price_id: 2, status: 'active' },
+            ],
+          },
+        ],
+        orders: [
+          {
+            id: 1,
+            customer_email: 'u@example.com',
+            items: [
+              { product_id: null, name: 'gone', quantity: 1, price: 1 },
+              { product_id: 3, name: 'never', quantity: 1, price: 1 },
+            ],
+          },
+        ],
       }),
     );
     assert.deepEqual(problems, [
@@ -156,14 +216,18 @@ eachBackend('import', (backend) => {
 
   test('text holding a NUL character is refused (PostgreSQL cannot store it)', async (t) => {
     const { storage } = await testApp(t, backend);
-    const problems = await problemsOf(importDocument(storage.db, { project, products: [{ handle: 'n', name: 'N\u0000', price: 1 }] }));
+    const problems = await problemsOf(
+      importDocument(storage.db, { project, products: [{ handle: 'n', name: 'N\u0000', price: 1 }] }),
+    );
     assert.deepEqual(problems, ['products[0]: must not contain NUL characters']);
   });
 
   test('a handle held by another stored record is refused', async (t) => {
     const { storage } = await testApp(t, backend);
     await importDocument(storage.db, { project, products: [{ id: 1, handle: 'taken', name: 'A', price: 1 }] });
-    const problems = await problemsOf(importDocument(storage.db, { project, products: [{ id: 2, handle: 'taken', name: 'B', price: 1 }] }));
+    const problems = await problemsOf(
+      importDocument(storage.db, { project, products: [{ id: 2, handle: 'taken', name: 'B', price: 1 }] }),
+    );
     assert.deepEqual(problems, ['products[0].handle: "taken" is already used by product 1']);
   });
 
@@ -171,7 +235,11 @@ eachBackend('import', (backend) => {
     const { app, storage } = await testApp(t, backend);
     const good = file(
       'good.ndjson',
-      ndjson({ type: 'project', ...project }, { type: 'category', id: 1, handle: 'c', name: 'C' }, { type: 'product', id: 1, handle: 'p', name: 'P', price: 5, category_ids: [1] }) +
+      ndjson(
+        { type: 'project', ...project },
+        { type: 'category', id: 1, handle: 'c', name: 'C' },
+        { type: 'product', id: 1, handle: 'p', name: 'P', price: 5, category_ids: [1] },
+      ) +
         '\n' + // blank lines are skipped
         ndjson({ type: 'user', email: 'x@example.com' }),
     );
@@ -181,7 +249,11 @@ eachBackend('import', (backend) => {
 
     const bad = file(
       'bad.ndjson',
-      ndjson({ type: 'product', handle: 'early', name: 'E', price: 1 }, { type: 'project', ...project }, { type: 'product', handle: 'x', name: 'X', price: 'free' }) +
+      ndjson(
+        { type: 'product', handle: 'early', name: 'E', price: 1 },
+        { type: 'project', ...project },
+        { type: 'product', handle: 'x', name: 'X', price: 'free' },
+      ) +
         '{not json\n' +
         ndjson({ type: 'gadget' }, [1, 2], { type: 'project', ...project }),
     );
@@ -194,15 +266,20 @@ eachBackend('import', (backend) => {
       'line 6: must be a JSON object with a "type"',
       'line 7: only one project line is allowed',
     ]);
-    assert.deepEqual(await problemsOf(importFile(storage.db, file('empty.ndjson', ''))), [`${join(dir, 'empty.ndjson')}: is empty: the first line must be the project`]);
+    assert.deepEqual(await problemsOf(importFile(storage.db, file('empty.ndjson', ''))), [
+      `${join(dir, 'empty.ndjson')}: is empty: the first line must be the project`,
+    ]);
   });
 
   test('a large NDJSON file imports in one go', async (t) => {
     const { app, storage } = await testApp(t, backend);
     const lines = [JSON.stringify({ type: 'project', ...project })];
-    for (let i = 1; i <= 5000; i++) lines.push(JSON.stringify({ type: 'product', handle: `p-${i}`, name: `Product ${i}`, price: i, created_at: i }));
+    for (let i = 1; i <= 5000; i++)
+      lines.push(JSON.stringify({ type: 'product', handle: `p-${i}`, name: `Product ${i}`, price: i, created_at: i }));
     const progress: number[] = [];
-    const summary = await importFile(storage.db, file('big.ndjson', lines.join('\n')), { onProgress: (n) => progress.push(n) });
+    const summary = await importFile(storage.db, file('big.ndjson', lines.join('\n')), {
+      onProgress: (n) => progress.push(n),
+    });
     assert.equal(summary.counts.products, 5000);
     const r = await call(app, 'GET', '/v2/projects/imp/products/?perpage=1');
     assert.equal(r.body.meta.total, 5000);
@@ -214,8 +291,12 @@ eachBackend('import', (backend) => {
     // which holds the earlier batches, and batches go on being written after a bad record.
     const { storage } = await testApp(t, backend);
     await importDocument(storage.db, { project, products: [{ id: 9000, handle: 'stored', name: 'Stored', price: 1 }] });
-    const lines = [JSON.stringify({ type: 'project', ...project }), JSON.stringify({ type: 'product', handle: 'bad', name: 'Bad', price: -1 })];
-    for (let i = 1; i <= 1500; i++) lines.push(JSON.stringify({ type: 'product', id: i, handle: `p-${i}`, name: `Product ${i}`, price: i }));
+    const lines = [
+      JSON.stringify({ type: 'project', ...project }),
+      JSON.stringify({ type: 'product', handle: 'bad', name: 'Bad', price: -1 }),
+    ];
+    for (let i = 1; i <= 1500; i++)
+      lines.push(JSON.stringify({ type: 'product', id: i, handle: `p-${i}`, name: `Product ${i}`, price: i }));
     lines.push(JSON.stringify({ type: 'product', id: 1601, handle: 'p-3', name: 'Again', price: 1 }));
     lines.push(JSON.stringify({ type: 'product', id: 1602, handle: 'stored', name: 'Stored again', price: 1 }));
     lines.push(JSON.stringify({ type: 'product', id: 3, handle: 'p-3-renamed', name: 'Renamed', price: 1 }));
@@ -226,14 +307,22 @@ eachBackend('import', (backend) => {
     ]);
     // The batches written after the bad record were rolled back with the rest.
     const stored = await storage.db.selectFrom('products').select('id').where('project_id', '=', 'imp').execute();
-    assert.deepEqual(stored.map((p) => Number(p.id)), [9000]);
+    assert.deepEqual(
+      stored.map((p) => Number(p.id)),
+      [9000],
+    );
     // Without the bad record and the two repeats the same file imports; product 3, given
     // twice, takes its second handle.
     lines.splice(1, 1);
     lines.splice(lines.length - 3, 2);
     const summary = await importFile(storage.db, file('fixed.ndjson', lines.join('\n')));
     assert.equal(summary.counts.products, 1501);
-    const three = await storage.db.selectFrom('products').select('handle').where('project_id', '=', 'imp').where('id', '=', 3).executeTakeFirstOrThrow();
+    const three = await storage.db
+      .selectFrom('products')
+      .select('handle')
+      .where('project_id', '=', 'imp')
+      .where('id', '=', 3)
+      .executeTakeFirstOrThrow();
     assert.equal(three.handle, 'p-3-renamed');
   });
 
@@ -243,7 +332,9 @@ eachBackend('import', (backend) => {
     assert.match((await problemsOf(importFile(storage.db, file('x.csv', 'a,b'))))[0], /must end in \.json/);
     assert.match((await problemsOf(importFile(storage.db, file('broken.json', '{"project":'))))[0], /not valid JSON/);
     assert.deepEqual(await problemsOf(importDocument(storage.db, { products: [] })), ['project: is required']);
-    assert.deepEqual(await problemsOf(importDocument(storage.db, [])), ['the document must be a JSON object with a "project"']);
+    assert.deepEqual(await problemsOf(importDocument(storage.db, [])), [
+      'the document must be a JSON object with a "project"',
+    ]);
   });
 
   test('export writes the import format: it imports back unchanged', async (t) => {

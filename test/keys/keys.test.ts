@@ -18,7 +18,8 @@ test('keys: a prefix, at least 128 random bits, and a checksum that catches typo
     const typo = key.slice(0, i) + (key[i] === 'a' ? 'b' : 'a') + key.slice(i + 1);
     assert.equal(isWellFormedKey(typo), false);
   }
-  for (const bad of ['', 'sfk_', 'sk_live_abc', `SFK_${'a'.repeat(38)}`, `sfk_${'a'.repeat(37)}`]) assert.equal(isWellFormedKey(bad), false);
+  for (const bad of ['', 'sfk_', 'sk_live_abc', `SFK_${'a'.repeat(38)}`, `sfk_${'a'.repeat(37)}`])
+    assert.equal(isWellFormedKey(bad), false);
 });
 
 eachBackend('API keys', (backend) => {
@@ -32,7 +33,10 @@ eachBackend('API keys', (backend) => {
     const url = '/v2/projects/shop/products/?fetch_hidden=true';
     assert.equal((await call(app, 'GET', url, { headers: bearer(key) })).status, 200);
     const listed = await listKeys(storage.db, 'shop');
-    assert.deepEqual(listed.map((k) => [k.id, k.label]), [[id, 'ci']]);
+    assert.deepEqual(
+      listed.map((k) => [k.id, k.label]),
+      [[id, 'ci']],
+    );
     assert.ok(listed[0].last_used_at! >= row.created_at); // written on first use
     assert.equal(await revokeKey(storage.db, id), true);
     assert.equal((await call(app, 'GET', url, { headers: bearer(key) })).status, 401);
@@ -47,8 +51,15 @@ eachBackend('API keys', (backend) => {
     const good = (await createKey(storage.db, 'shop')).key;
     const wrongCheck = good.slice(0, -1) + (good.endsWith('a') ? 'b' : 'a');
     const headers: Record<string, string>[] = [
-      {}, { authorization: '' }, { authorization: 'Bearer' }, { authorization: `Token ${good}` }, bearer(wrongCheck),
-      bearer(generateKey()), bearer(other), bearer(`${good} extra`), { authorization: good },
+      {},
+      { authorization: '' },
+      { authorization: 'Bearer' },
+      { authorization: `Token ${good}` },
+      bearer(wrongCheck),
+      bearer(generateKey()),
+      bearer(other),
+      bearer(`${good} extra`),
+      { authorization: good },
     ];
     for (const h of headers) {
       const r = await call(app, 'GET', '/v2/projects/shop/products/?fetch_hidden=true', { headers: h });
@@ -56,6 +67,13 @@ eachBackend('API keys', (backend) => {
       assert.equal(r.headers['www-authenticate'], 'Bearer');
       assert.equal(r.body.error.code, 'unauthorized');
     }
-    assert.equal((await call(app, 'GET', '/v2/projects/shop/products/?fetch_hidden=true', { headers: { authorization: `bearer  ${good}` } })).status, 200);
+    assert.equal(
+      (
+        await call(app, 'GET', '/v2/projects/shop/products/?fetch_hidden=true', {
+          headers: { authorization: `bearer  ${good}` },
+        })
+      ).status,
+      200,
+    );
   });
 });

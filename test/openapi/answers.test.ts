@@ -22,7 +22,10 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
   test('plans and categories', async (t) => {
     const { app } = await setup(t);
     const get = (url: string) => app.inject({ method: 'GET', url: `${base}${url}` });
-    assert.deepEqual((await get('/plans/')).json().data.map((p: { id: number }) => p.id), [1]);
+    assert.deepEqual(
+      (await get('/plans/')).json().data.map((p: { id: number }) => p.id),
+      [1],
+    );
     assert.equal((await get('/plans/2')).json().status, 'deleted');
     assert.equal((await get('/plans/99')).statusCode, 404);
     assert.equal((await get('/plans/?page=1')).statusCode, 400);
@@ -38,7 +41,10 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
   test('products, public and hidden', async (t) => {
     const { app, auth } = await setup(t);
     const get = (url: string, headers = {}) => app.inject({ method: 'GET', url: `${base}${url}`, headers });
-    assert.deepEqual((await get('/products/')).json().data.map((p: { id: number }) => p.id), [12]);
+    assert.deepEqual(
+      (await get('/products/')).json().data.map((p: { id: number }) => p.id),
+      [12],
+    );
     assert.equal((await get('/products/?fetch_hidden=true')).statusCode, 401);
     assert.equal((await get('/products/?fetch_hidden=true', { authorization: 'Bearer nope' })).statusCode, 401);
     assert.equal((await get('/products/?fetch_hidden=true', auth)).json().meta.total, 2);
@@ -65,7 +71,12 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
 
   test('an unknown body field or query parameter is a 400 naming it', async (t) => {
     const { app, auth } = await setup(t);
-    const field = await app.inject({ method: 'POST', url: `${base}/products/12`, headers: { ...json, ...auth }, payload: { name: 'Shirt', colour: 'red' } });
+    const field = await app.inject({
+      method: 'POST',
+      url: `${base}/products/12`,
+      headers: { ...json, ...auth },
+      payload: { name: 'Shirt', colour: 'red' },
+    });
     assert.equal(field.statusCode, 400);
     assert.deepEqual(field.json().error.details, [{ field: 'colour', message: 'is not a known field' }]);
     const stored = await app.inject({ method: 'GET', url: `${base}/products/12` });
@@ -113,7 +124,11 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     const response = await app.inject({
       method: 'OPTIONS',
       url: `${base}/products/12`,
-      headers: { origin: 'https://example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     assert.equal(response.statusCode, 204);
     assert.equal(response.headers['access-control-allow-origin'], '*');
@@ -122,7 +137,11 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
 
 test('the OpenAPI document itself is served to any origin and revalidated like other answers', async (t) => {
   const { app } = await testApp(t, 'sqlite');
-  const response = await app.inject({ method: 'GET', url: '/v2/openapi.json', headers: { origin: 'https://example.com' } });
+  const response = await app.inject({
+    method: 'GET',
+    url: '/v2/openapi.json',
+    headers: { origin: 'https://example.com' },
+  });
   assert.equal(response.headers['access-control-allow-origin'], '*');
   assert.equal(response.headers['cache-control'], 'public, no-cache');
   assert.ok(response.headers.etag);

@@ -12,10 +12,23 @@ async function checker(t: import('node:test').TestContext): Promise<ConformanceC
   return new ConformanceChecker((await app.inject({ method: 'GET', url: '/v2/openapi.json' })).json());
 }
 
-function answer(method: string, url: string, statusCode: number, body?: unknown, headers: Record<string, string> = {}): Response {
+function answer(
+  method: string,
+  url: string,
+  statusCode: number,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Response {
   const payload = body === undefined ? '' : JSON.stringify(body);
-  const contentType: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' };
-  return { raw: { req: { method, url } }, statusCode, headers: { ...contentType, ...headers }, payload, rawPayload: Buffer.from(payload) } as unknown as Response;
+  const contentType: Record<string, string> =
+    body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' };
+  return {
+    raw: { req: { method, url } },
+    statusCode,
+    headers: { ...contentType, ...headers },
+    payload,
+    rawPayload: Buffer.from(payload),
+  } as unknown as Response;
 }
 
 const error = (status: number, code: string) => ({ error: { status, code, message: 'x' } });
@@ -34,15 +47,24 @@ test('documented answers pass', async (t) => {
 
 test('a status the operation does not document fails', async (t) => {
   const c = await checker(t);
-  assert.throws(() => c.check(answer('GET', plans, 418, error(400, 'invalid_request'))), /status 418 is not documented/);
+  assert.throws(
+    () => c.check(answer('GET', plans, 418, error(400, 'invalid_request'))),
+    /status 418 is not documented/,
+  );
   assert.throws(() => c.check(answer('GET', plans, 201, { data: [] })), /status 201 is not documented/);
 });
 
 test('a body that breaks the documented schema fails', async (t) => {
   const c = await checker(t);
-  assert.throws(() => c.check(answer('GET', plans, 200, { data: [{ id: 'one' }] })), /does not match the documented schema/);
+  assert.throws(
+    () => c.check(answer('GET', plans, 200, { data: [{ id: 'one' }] })),
+    /does not match the documented schema/,
+  );
   assert.throws(() => c.check(answer('GET', plans, 200, { plans: [] })), /does not match the documented schema/);
-  assert.throws(() => c.check(answer('GET', plans, 404, { message: 'not found' })), /does not match the documented schema/);
+  assert.throws(
+    () => c.check(answer('GET', plans, 404, { message: 'not found' })),
+    /does not match the documented schema/,
+  );
   assert.throws(() => c.check(answer('GET', plans, 304, { data: [] })), /describes no body/);
 });
 

@@ -29,7 +29,8 @@ test('the document is a valid OpenAPI 3.1 document', async (t) => {
 test('shared schemas are components, referred to by local $refs, with no TypeBox keys left', async (t) => {
   const { app } = await testApp(t, 'sqlite');
   const document = await documentOf(app);
-  for (const name of ['Error', 'Product', 'Plan', 'Category']) assert.ok(document.components.schemas[name], `components/schemas/${name}`);
+  for (const name of ['Error', 'Product', 'Plan', 'Category'])
+    assert.ok(document.components.schemas[name], `components/schemas/${name}`);
   const text = JSON.stringify(document);
   assert.doesNotMatch(text, /"~[a-z]/i, 'no TypeBox-internal key such as ~kind');
   assert.doesNotMatch(text, /"\$id"/, 'no bare $id');
@@ -38,7 +39,10 @@ test('shared schemas are components, referred to by local $refs, with no TypeBox
     assert.ok(name && document.components.schemas[name], `$ref ${ref} resolves inside the document`);
   }
   // Category nests itself: the recursion must survive as a reference, not be inlined away.
-  assert.equal(document.components.schemas.Category.properties.subcategories.items.$ref, '#/components/schemas/Category');
+  assert.equal(
+    document.components.schemas.Category.properties.subcategories.items.$ref,
+    '#/components/schemas/Category',
+  );
 });
 
 test('every operation declares its path parameters, its errors, and 304 for GET', async (t) => {
@@ -52,9 +56,11 @@ test('every operation declares its path parameters, its errors, and 304 for GET'
       const inPath = (operation.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
       assert.deepEqual(inPath.sort(), [...names].sort(), `${where}: path parameters`);
       const statuses = Object.keys(operation.responses);
-      for (const status of ['200', '400', '404', '500', '503']) assert.ok(statuses.includes(status), `${where}: documents ${status}`);
+      for (const status of ['200', '400', '404', '500', '503'])
+        assert.ok(statuses.includes(status), `${where}: documents ${status}`);
       if (method === 'get') assert.ok(statuses.includes('304'), `${where}: documents 304`);
-      if (operation.security?.some((s: Json) => 'bearerAuth' in s)) assert.ok(statuses.includes('401'), `${where}: documents 401`);
+      if (operation.security?.some((s: Json) => 'bearerAuth' in s))
+        assert.ok(statuses.includes('401'), `${where}: documents 401`);
       if (method === 'post') {
         assert.ok(operation.requestBody?.content?.['application/json']?.schema, `${where}: documents its body`);
         for (const status of ['413', '415']) assert.ok(statuses.includes(status), `${where}: documents ${status}`);

@@ -34,8 +34,24 @@ export async function seed({ db }: Storage): Promise<void> {
   await db
     .insertInto('products')
     .values([
-      { ...product, id: 12, handle: 'linen-shirt', name: 'Linen shirt', name_key: 'linen shirt', search_text: 'linen shirt', show_in_store: 1 },
-      { ...product, id: 13, handle: 'secret-shirt', name: 'Secret shirt', name_key: 'secret shirt', search_text: 'secret shirt', show_in_store: 0 },
+      {
+        ...product,
+        id: 12,
+        handle: 'linen-shirt',
+        name: 'Linen shirt',
+        name_key: 'linen shirt',
+        search_text: 'linen shirt',
+        show_in_store: 1,
+      },
+      {
+        ...product,
+        id: 13,
+        handle: 'secret-shirt',
+        name: 'Secret shirt',
+        name_key: 'secret shirt',
+        search_text: 'secret shirt',
+        show_in_store: 0,
+      },
     ])
     .execute();
   await db.insertInto('product_categories').values({ project_id: PROJECT, product_id: 12, category_id: 2 }).execute();
@@ -49,6 +65,15 @@ export async function seed({ db }: Storage): Promise<void> {
     .execute();
   await db
     .insertInto('plan_prices')
-    .values({ project_id: PROJECT, id: 10, plan_id: 1, amount: 1500, currency: 'USD', interval: 'month', interval_count: 1, trial_days: 0 })
+    .values({
+      project_id: PROJECT,
+      id: 10,
+      plan_id: 1,
+      amount: 1500,
+      currency: 'USD',
+      interval: 'month',
+      interval_count: 1,
+      trial_days: 0,
+    })
     .execute();
 }

@@ -80,7 +80,10 @@ eachBackend('orders list', (backend) => {
       const res = await call(`/orders/?customer_email=${encodeURIComponent(email)}`);
       assert.deepEqual(ids(res), [5, 2, 1], email);
       // the address is shown as it was stored
-      assert.deepEqual(res.json().data.map((o: { customer_email: string }) => o.customer_email), ['ADA@EXAMPLE.COM', 'Ada@Example.com', 'ada@example.com']);
+      assert.deepEqual(
+        res.json().data.map((o: { customer_email: string }) => o.customer_email),
+        ['ADA@EXAMPLE.COM', 'Ada@Example.com', 'ada@example.com'],
+      );
     }
     // a plus sign must be sent encoded; a substring or a pattern is no match
     assert.deepEqual(ids(await call('/orders/?customer_email=da%40example.com')), []);
@@ -108,7 +111,10 @@ eachBackend('orders list', (backend) => {
       ['customer_email=ada@example.com&created_after=1000', [5, 2]],
       ['is_canceled=true&is_archived=true', [5]],
       ['is_canceled=false&is_archived=false&created_before=5000', [2, 1]],
-      ['payment_status=paid&customer_email=bob@example.com&is_canceled=true&created_after=1000&created_before=3000', [3]],
+      [
+        'payment_status=paid&customer_email=bob@example.com&is_canceled=true&created_after=1000&created_before=3000',
+        [3],
+      ],
       [
         'payment_status=paid&fulfillment_status=delivered&is_canceled=true&is_archived=false&customer_email=BOB@example.com&created_after=1999&created_before=2001',
         [3],
@@ -134,7 +140,10 @@ eachBackend('orders list', (backend) => {
       ['fulfillment_status=shipped', (o) => o.fulfillment_status === 'shipped'],
       ['is_canceled=false', (o) => !o.is_canceled],
       ['is_archived=true', (o) => o.is_archived === true],
-      [`customer_email=${orders[3].customer_email.toLowerCase()}`, (o) => o.customer_email.toLowerCase() === orders[3].customer_email.toLowerCase()],
+      [
+        `customer_email=${orders[3].customer_email.toLowerCase()}`,
+        (o) => o.customer_email.toLowerCase() === orders[3].customer_email.toLowerCase(),
+      ],
       [`created_after=${middle}`, (o) => o.created_at! > middle],
       [`created_before=${middle}`, (o) => o.created_at! < middle],
     ];
@@ -142,13 +151,26 @@ eachBackend('orders list', (backend) => {
     for (let i = 0; i < filters.length; i++) {
       for (let j = i; j < filters.length; j++) {
         const query = i === j ? filters[i][0] : `${filters[i][0]}&${filters[j][0]}`;
-        const expected = orders.filter((o) => filters[i][1](o) && filters[j][1](o)).sort(newestFirst).map((o) => o.id);
+        const expected = orders
+          .filter((o) => filters[i][1](o) && filters[j][1](o))
+          .sort(newestFirst)
+          .map((o) => o.id);
         const res = await app.inject({ url: `/v2/projects/demo/orders/?perpage=100&${query}`, headers });
         assert.deepEqual(ids(res), expected, query);
       }
     }
     // the demo has orders in every status, canceled and archived ones included
-    for (const query of ['payment_status=pending', 'payment_status=failed', 'payment_status=refunded', 'fulfillment_status=ready_for_pickup', 'fulfillment_status=returned', 'fulfillment_status=delivered', 'fulfillment_status=unfulfilled', 'is_canceled=true', 'is_archived=true']) {
+    for (const query of [
+      'payment_status=pending',
+      'payment_status=failed',
+      'payment_status=refunded',
+      'fulfillment_status=ready_for_pickup',
+      'fulfillment_status=returned',
+      'fulfillment_status=delivered',
+      'fulfillment_status=unfulfilled',
+      'is_canceled=true',
+      'is_archived=true',
+    ]) {
       const res = await app.inject({ url: `/v2/projects/demo/orders/?${query}`, headers });
       assert.ok(res.json().meta.total > 0, query);
     }
@@ -158,7 +180,8 @@ eachBackend('orders list', (backend) => {
     const { call } = await shopApp(t, backend);
     const pages = await Promise.all([1, 2, 3].map((page) => call(`/orders/?perpage=2&page=${page}&is_canceled=false`)));
     assert.deepEqual(pages.map(ids), [[6, 4], [2, 1], []]);
-    for (const [i, res] of pages.entries()) assert.deepEqual(res.json().meta, { page: i + 1, perpage: 2, total: 4, pages: 2 });
+    for (const [i, res] of pages.entries())
+      assert.deepEqual(res.json().meta, { page: i + 1, perpage: 2, total: 4, pages: 2 });
     const all = await call('/orders/?perpage=100');
     assert.equal(all.statusCode, 200);
     assert.equal(all.json().meta.pages, 1);
@@ -167,7 +190,10 @@ eachBackend('orders list', (backend) => {
   it('defaults to 20 a page', async (t) => {
     const { storage, key, app } = await testApp(t, backend);
     await importDocument(storage.db, demoDocument());
-    const res = await app.inject({ url: '/v2/projects/demo/orders/', headers: { authorization: `Bearer ${await key('demo')}` } });
+    const res = await app.inject({
+      url: '/v2/projects/demo/orders/',
+      headers: { authorization: `Bearer ${await key('demo')}` },
+    });
     assert.equal(res.json().data.length, 20);
     assert.deepEqual(res.json().meta, { page: 1, perpage: 20, total: 30, pages: 2 });
   });
@@ -178,7 +204,11 @@ eachBackend('orders list', (backend) => {
       ['payment_status=shipped', 'payment_status', /must be one of pending, paid, failed, refunded/],
       ['payment_status=PAID', 'payment_status', /must be one of/],
       ['payment_status=', 'payment_status', /must be one of/],
-      ['fulfillment_status=lost', 'fulfillment_status', /must be one of unfulfilled, shipped, ready_for_pickup, delivered, returned/],
+      [
+        'fulfillment_status=lost',
+        'fulfillment_status',
+        /must be one of unfulfilled, shipped, ready_for_pickup, delivered, returned/,
+      ],
       ['is_canceled=yes', 'is_canceled', /must be true or false/],
       ['is_canceled=1', 'is_canceled', /must be true or false/],
       ['is_canceled=TRUE', 'is_canceled', /must be true or false/],
@@ -213,7 +243,14 @@ eachBackend('orders list', (backend) => {
 
   it('answers 404 for an unknown, malformed or other project’s order id', async (t) => {
     const { call } = await shopApp(t, backend);
-    for (const path of ['/orders/999', '/orders/77', '/orders/0', '/orders/abc', '/orders/1.0', '/orders/99999999999999999999']) {
+    for (const path of [
+      '/orders/999',
+      '/orders/77',
+      '/orders/0',
+      '/orders/abc',
+      '/orders/1.0',
+      '/orders/99999999999999999999',
+    ]) {
       const res = await call(path);
       assert.equal(res.statusCode, 404, path);
       assert.equal(res.json().error.code, 'not_found', path);
@@ -241,7 +278,11 @@ eachBackend('orders list', (backend) => {
     const del = await call('/orders/3', { method: 'DELETE' });
     assert.equal(del.statusCode, 405);
     assert.equal(del.headers.allow, 'GET, HEAD, POST, OPTIONS');
-    const postList = await call('/orders/', { method: 'POST', payload: '{}', headers: { 'content-type': 'application/json' } });
+    const postList = await call('/orders/', {
+      method: 'POST',
+      payload: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(postList.statusCode, 405);
     assert.equal(postList.json().error.code, 'method_not_allowed');
   });

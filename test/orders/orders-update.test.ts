@@ -22,7 +22,13 @@ eachBackend('orders update', (backend) => {
   it('updates every field at once, items and the rest untouched', async (t) => {
     const { call, post } = await shopApp(t, backend);
     const before = (await call('/orders/3')).json() as Order;
-    const change = { payment_status: 'pending', fulfillment_status: 'ready_for_pickup', is_canceled: false, is_archived: true, delivery_information: 'Ring twice.\nThird floor, "blue door".' };
+    const change = {
+      payment_status: 'pending',
+      fulfillment_status: 'ready_for_pickup',
+      is_canceled: false,
+      is_archived: true,
+      delivery_information: 'Ring twice.\nThird floor, "blue door".',
+    };
     const res = await post('/orders/3', change);
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { ...before, ...change, updated_at: res.json().updated_at });
@@ -30,7 +36,8 @@ eachBackend('orders update', (backend) => {
 
   it('accepts every listed status', async (t) => {
     const { post } = await shopApp(t, backend);
-    for (const status of ['pending', 'paid', 'failed', 'refunded']) assert.equal((await post('/orders/2', { payment_status: status })).json().payment_status, status);
+    for (const status of ['pending', 'paid', 'failed', 'refunded'])
+      assert.equal((await post('/orders/2', { payment_status: status })).json().payment_status, status);
     for (const status of ['unfulfilled', 'shipped', 'ready_for_pickup', 'delivered', 'returned']) {
       assert.equal((await post('/orders/2', { fulfillment_status: status })).json().fulfillment_status, status);
     }
@@ -38,7 +45,12 @@ eachBackend('orders update', (backend) => {
 
   it('takes the flags as the strings "true"/"false" or as JSON booleans, and answers booleans', async (t) => {
     const { post } = await shopApp(t, backend);
-    const steps: Array<[unknown, boolean]> = [['true', true], ['false', false], [true, true], [false, false]];
+    const steps: Array<[unknown, boolean]> = [
+      ['true', true],
+      ['false', false],
+      [true, true],
+      [false, false],
+    ];
     for (const [value, expected] of steps) {
       const res = await post('/orders/6', { is_canceled: value, is_archived: value });
       assert.equal(res.statusCode, 200, String(value));
@@ -50,7 +62,9 @@ eachBackend('orders update', (backend) => {
   it('is seen by the filters at once', async (t) => {
     const { call, post } = await shopApp(t, backend);
     await post('/orders/1', { is_archived: 'true', payment_status: 'failed' });
-    const ids = (await call('/orders/?is_archived=true&payment_status=failed')).json().data.map((o: { id: number }) => o.id);
+    const ids = (await call('/orders/?is_archived=true&payment_status=failed'))
+      .json()
+      .data.map((o: { id: number }) => o.id);
     assert.deepEqual(ids, [5, 1]);
   });
 
@@ -102,7 +116,13 @@ eachBackend('orders update', (backend) => {
     assert.equal(fieldOf(withQuery), 'payment_status');
     assert.match(withQuery.json().error.message, /is not a known parameter/);
     const both = await post('/orders/4', { payment_status: 'nope', is_archived: 'maybe' });
-    assert.deepEqual(both.json().error.details.map((d: { field: string }) => d.field).sort(), ['is_archived', 'payment_status']);
+    assert.deepEqual(
+      both
+        .json()
+        .error.details.map((d: { field: string }) => d.field)
+        .sort(),
+      ['is_archived', 'payment_status'],
+    );
     assert.deepEqual((await call('/orders/4')).json(), before);
   });
 
@@ -140,7 +160,12 @@ eachBackend('orders update', (backend) => {
   it('leaves the same order of another project alone', async (t) => {
     const { app, post } = await shopApp(t, backend);
     await post('/orders/1', { delivery_information: 'shop only' });
-    const other = await app.storage.db.selectFrom('orders').selectAll().where('project_id', '=', 'other').where('id', '=', 1).executeTakeFirstOrThrow();
+    const other = await app.storage.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('project_id', '=', 'other')
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     assert.equal(other.delivery_information, '');
     assert.equal(other.updated_at, 9000);
   });
@@ -163,7 +188,12 @@ eachBackend('orders update', (backend) => {
       assert.equal(now.is_archived, archived, `round ${round}`);
       // Each update read the row under a lock, so the one that committed last saw all three.
       assert.ok(
-        answers.some((a) => a.json().delivery_information === note && a.json().payment_status === status && a.json().is_archived === archived),
+        answers.some(
+          (a) =>
+            a.json().delivery_information === note &&
+            a.json().payment_status === status &&
+            a.json().is_archived === archived,
+        ),
         `round ${round}: no answer shows the final state`,
       );
     }

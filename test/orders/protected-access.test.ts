@@ -54,7 +54,8 @@ eachBackend('users and orders access', (backend) => {
 
   it('answers each endpoint with a key of the project', async (t) => {
     const { send, shopKey } = await setup(t);
-    for (const e of ENDPOINTS) assert.equal((await send(e, `Bearer ${shopKey}`)).statusCode, 200, `${e.method} ${e.path}`);
+    for (const e of ENDPOINTS)
+      assert.equal((await send(e, `Bearer ${shopKey}`)).statusCode, 200, `${e.method} ${e.path}`);
     // the scheme name is case-insensitive
     assert.equal((await send(ENDPOINTS[0], `bearer ${shopKey}`)).statusCode, 200);
   });
@@ -92,7 +93,8 @@ eachBackend('users and orders access', (backend) => {
     const otherKey = await key(OTHER);
     for (const e of ENDPOINTS) assertUnauthorized(await send(e, `Bearer ${otherKey}`), `${e.method} ${e.path}`);
     // and the shop's key opens nothing of "other", though its user 1 and order 1 exist
-    for (const e of ENDPOINTS) assertUnauthorized(await send(e, `Bearer ${shopKey}`, { project: OTHER }), `other ${e.method} ${e.path}`);
+    for (const e of ENDPOINTS)
+      assertUnauthorized(await send(e, `Bearer ${shopKey}`, { project: OTHER }), `other ${e.method} ${e.path}`);
     assert.equal((await send(ENDPOINTS[3], `Bearer ${otherKey}`, { project: OTHER })).json().payment_status, 'paid');
   });
 
@@ -114,9 +116,19 @@ eachBackend('users and orders access', (backend) => {
     ];
     for (const [e, over] of cases) assertUnauthorized(await send(e, bad, over), JSON.stringify(over));
     for (const e of ENDPOINTS) assertUnauthorized(await send(e, undefined), `no key ${e.path}`);
-    const wrongType = await app.inject({ method: 'POST', url: `/v2/projects/${SHOP}/orders/1`, headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    const wrongType = await app.inject({
+      method: 'POST',
+      url: `/v2/projects/${SHOP}/orders/1`,
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     assertUnauthorized(wrongType, 'text/plain without a key');
-    const tooBig = await app.inject({ method: 'POST', url: `/v2/projects/${SHOP}/orders/1`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ delivery_information: 'x'.repeat(70_000) }) });
+    const tooBig = await app.inject({
+      method: 'POST',
+      url: `/v2/projects/${SHOP}/orders/1`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ delivery_information: 'x'.repeat(70_000) }),
+    });
     assertUnauthorized(tooBig, 'over 64 KiB without a key');
   });
 
@@ -132,7 +144,11 @@ eachBackend('users and orders access', (backend) => {
       const res = await app.inject({
         method: 'OPTIONS',
         url: `/v2/projects/${SHOP}${e.path}`,
-        headers: { origin: 'https://shop.example', 'access-control-request-method': e.method, 'access-control-request-headers': 'authorization, content-type' },
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': e.method,
+          'access-control-request-headers': 'authorization, content-type',
+        },
       });
       assert.equal(res.statusCode, 204, e.path);
       assert.equal(res.headers['access-control-allow-origin'], '*');

@@ -16,7 +16,8 @@ import { shopDocument } from '../support/shop.js';
 const P = '/v2/projects/shop';
 
 async function snapshot(app: FastifyInstance, key: string) {
-  const get = async (url: string, headers: Record<string, string> = {}) => (await call(app, 'GET', `${P}${url}`, { headers })).body;
+  const get = async (url: string, headers: Record<string, string> = {}) =>
+    (await call(app, 'GET', `${P}${url}`, { headers })).body;
   return {
     list: await get('/products/'),
     single: await get('/products/12'),
@@ -37,13 +38,19 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     // Asked twice: the second answer comes from the caches and must be the same.
     assert.deepEqual(await snapshot(app, k), before);
 
-    const r = await call(app, 'POST', `${P}/products/12`, { headers: bearer(k), body: { name: 'Renamed apple', price: 12345 } });
+    const r = await call(app, 'POST', `${P}/products/12`, {
+      headers: bearer(k),
+      body: { name: 'Renamed apple', price: 12345 },
+    });
     assert.equal(r.status, 200);
     const after = await snapshot(app, k);
     assert.equal(after.single.name, 'Renamed apple');
     assert.equal(after.single.price, 12345);
     assert.equal(after.list.data.find((p: { id: number }) => p.id === 12).price, 12345);
-    assert.deepEqual(after.search.data.map((p: { id: number }) => p.id), [12]);
+    assert.deepEqual(
+      after.search.data.map((p: { id: number }) => p.id),
+      [12],
+    );
     assert.equal(after.search.meta.total, 1);
     assert.equal(after.hidden.data.find((p: { id: number }) => p.id === 12).name, 'Renamed apple');
   });
@@ -72,11 +79,16 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     const { app, storage, key } = await testApp(t, backend);
     await importDocument(storage.db, shopDocument());
     const k = await key('shop');
-    const list = async () => (await call(app, 'GET', `${P}/orders/?payment_status=refunded`, { headers: bearer(k) })).body;
+    const list = async () =>
+      (await call(app, 'GET', `${P}/orders/?payment_status=refunded`, { headers: bearer(k) })).body;
     const before = await list();
     const some = (await call(app, 'GET', `${P}/orders/?payment_status=paid`, { headers: bearer(k) })).body.data[0];
     assert.ok(some, 'the shop has a paid order');
-    assert.equal((await call(app, 'POST', `${P}/orders/${some.id}`, { headers: bearer(k), body: { payment_status: 'refunded' } })).status, 200);
+    assert.equal(
+      (await call(app, 'POST', `${P}/orders/${some.id}`, { headers: bearer(k), body: { payment_status: 'refunded' } }))
+        .status,
+      200,
+    );
     const after = await list();
     assert.equal(after.meta.total, before.meta.total + 1);
     assert.ok(after.data.some((o: { id: number }) => o.id === some.id));
@@ -98,17 +110,27 @@ eachBackend('caches are invalidated by every write path', (backend) => {
 
     // B updates a product, then an order, through the API, then imports a product; A sees
     // each write on its next request.
-    assert.equal((await call(appB, 'POST', `${P}/products/12`, { headers: bearer(k), body: { name: 'Renamed by B' } })).status, 200);
+    assert.equal(
+      (await call(appB, 'POST', `${P}/products/12`, { headers: bearer(k), body: { name: 'Renamed by B' } })).status,
+      200,
+    );
     let seen = await snapshot(appA, k);
     assert.equal(seen.single.name, 'Renamed by B');
     assert.equal(seen.search.meta.total, 1);
     assert.equal(seen.hidden.data.find((p: { id: number }) => p.id === 12).name, 'Renamed by B');
     const paid = before.paid.data[0];
-    assert.equal((await call(appB, 'POST', `${P}/orders/${paid.id}`, { headers: bearer(k), body: { payment_status: 'failed' } })).status, 200);
+    assert.equal(
+      (await call(appB, 'POST', `${P}/orders/${paid.id}`, { headers: bearer(k), body: { payment_status: 'failed' } }))
+        .status,
+      200,
+    );
     seen = await snapshot(appA, k);
     assert.equal(seen.paid.meta.total, before.paid.meta.total - 1);
 
-    await importDocument(b.db, { project: shopDocument().project, products: [{ id: 901, handle: 'from-b', name: 'From B', price: 1, created_at: 2_000_000_000 }] });
+    await importDocument(b.db, {
+      project: shopDocument().project,
+      products: [{ id: 901, handle: 'from-b', name: 'From B', price: 1, created_at: 2_000_000_000 }],
+    });
     seen = await snapshot(appA, k);
     assert.equal(seen.list.meta.total, before.list.meta.total + 1);
     assert.equal(seen.list.data[0].id, 901);
@@ -141,7 +163,9 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     assert.equal(second.text, first.text);
     assert.equal(second.headers.etag, first.headers.etag);
     assert.equal(second.headers['content-type'], first.headers['content-type']);
-    const revalidated = await call(app, 'GET', `${P}/products/?order=price_asc`, { headers: { 'if-none-match': String(first.headers.etag) } });
+    const revalidated = await call(app, 'GET', `${P}/products/?order=price_asc`, {
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     assert.equal(revalidated.status, 304);
     assert.equal(revalidated.text, '');
   });

@@ -28,7 +28,13 @@ eachBackend('storefront generate', (backend) => {
   test('writes what an import of the same records writes', async (t) => {
     const { storage } = await testApp(t, backend);
     const summary = await generate(storage, 'gen', { products: 120, orders: 40, users: 15 });
-    assert.deepEqual(summary.counts, { categories: summary.counts.categories, products: 120, plans: 3, users: 15, orders: 40 });
+    assert.deepEqual(summary.counts, {
+      categories: summary.counts.categories,
+      products: 120,
+      plans: 3,
+      users: 15,
+      orders: 40,
+    });
     const first = await exported(storage.db, 'gen');
 
     // Import the export into fresh storage: every row must come out the same again.
@@ -47,26 +53,57 @@ eachBackend('storefront generate', (backend) => {
   test('creates the project in USD, covers every kind of data, and adds to an existing project', async (t) => {
     const { app, storage, key } = await testApp(t, backend);
     await generate(storage, 'gen', { products: 200, orders: 100, users: 30 });
-    const project = await storage.db.selectFrom('projects').selectAll().where('id', '=', 'gen').executeTakeFirstOrThrow();
+    const project = await storage.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('id', '=', 'gen')
+      .executeTakeFirstOrThrow();
     assert.equal(project.currency, 'USD');
     const products = await storage.db.selectFrom('products').selectAll().where('project_id', '=', 'gen').execute();
-    assert.ok(products.some((p) => p.show_in_store === 0) && products.some((p) => p.show_in_store === 1), 'hidden and visible products');
-    assert.ok(products.some((p) => p.inventory_type === 'simple') && products.some((p) => p.inventory_type === 'advanced'), 'both inventory types');
-    const statuses = await storage.db.selectFrom('orders').select(['payment_status', 'fulfillment_status']).distinct().where('project_id', '=', 'gen').execute();
+    assert.ok(
+      products.some((p) => p.show_in_store === 0) && products.some((p) => p.show_in_store === 1),
+      'hidden and visible products',
+    );
+    assert.ok(
+      products.some((p) => p.inventory_type === 'simple') && products.some((p) => p.inventory_type === 'advanced'),
+      'both inventory types',
+    );
+    const statuses = await storage.db
+      .selectFrom('orders')
+      .select(['payment_status', 'fulfillment_status'])
+      .distinct()
+      .where('project_id', '=', 'gen')
+      .execute();
     assert.equal(new Set(statuses.map((s) => s.payment_status)).size, 4, 'orders in every payment status');
     assert.equal(new Set(statuses.map((s) => s.fulfillment_status)).size, 5, 'orders in every fulfillment status');
-    const nested = await storage.db.selectFrom('categories as c').innerJoin('categories as p', (j) => j.onRef('p.id', '=', 'c.parent_id').onRef('p.project_id', '=', 'c.project_id')).select('c.id').where('p.parent_id', 'is not', null).execute();
+    const nested = await storage.db
+      .selectFrom('categories as c')
+      .innerJoin('categories as p', (j) =>
+        j.onRef('p.id', '=', 'c.parent_id').onRef('p.project_id', '=', 'c.project_id'),
+      )
+      .select('c.id')
+      .where('p.parent_id', 'is not', null)
+      .execute();
     assert.ok(nested.length > 0, 'categories three levels deep');
-    const subscriptions = await storage.db.selectFrom('subscriptions').select('user_id').where('project_id', '=', 'gen').execute();
+    const subscriptions = await storage.db
+      .selectFrom('subscriptions')
+      .select('user_id')
+      .where('project_id', '=', 'gen')
+      .execute();
     assert.ok(subscriptions.length > 0, 'users with subscriptions');
 
     const k = await key('gen');
-    const total = async () => (await call(app, 'GET', '/v2/projects/gen/products/?fetch_hidden=true', { headers: bearer(k) })).body.meta.total;
+    const total = async () =>
+      (await call(app, 'GET', '/v2/projects/gen/products/?fetch_hidden=true', { headers: bearer(k) })).body.meta.total;
     assert.equal(await total(), 200);
     await generate(storage, 'gen', { products: 50, orders: 0, users: 0 });
     // The version bump of the second run is seen by the cached total at once.
     assert.equal(await total(), 250);
-    const max = await storage.db.selectFrom('products').select((eb) => eb.fn.max('id').as('m')).where('project_id', '=', 'gen').executeTakeFirstOrThrow();
+    const max = await storage.db
+      .selectFrom('products')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .where('project_id', '=', 'gen')
+      .executeTakeFirstOrThrow();
     assert.equal(Number(max.m), 250);
   });
 });
@@ -75,7 +112,10 @@ test('the generate command: counts on stdout, bad input is a usage error that wr
   const dir = mkdtempSync(join(tmpdir(), 'generate-cli-'));
   try {
     const db = `sqlite:${join(dir, 'g.db')}`;
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin', 'storefront.js'), ...args, '--database', db], { encoding: 'utf8' });
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, 'bin', 'storefront.js'), ...args, '--database', db], {
+        encoding: 'utf8',
+      });
     const ok = cli('generate', 'cli-shop', '--products', '25', '--orders', '5', '--users', '3');
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /^generated into cli-shop: \d+ categories, 25 products, 3 plans, 3 users, 5 orders \(/);

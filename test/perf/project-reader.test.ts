@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  UnknownRow,
+} from 'kysely';
 import { bumpDataVersion } from '../../src/db/data-version.js';
 import { ProjectReader } from '../../src/resources/projects/reader.js';
 import { upsertProject } from '../../src/resources/projects/repository.js';
@@ -41,7 +47,10 @@ eachBackend('project rows are read once per turn, never staler than the request'
     const reader = new ProjectReader(storages.b.db.withPlugin(link.plugin));
     const asked = ['shop', 'other', 'shop', 'missing', 'shop'];
     const rows = await Promise.all(asked.map((id) => reader.read(id)));
-    assert.deepEqual(rows.map((r) => r?.id), ['shop', 'other', 'shop', undefined, 'shop']);
+    assert.deepEqual(
+      rows.map((r) => r?.id),
+      ['shop', 'other', 'shop', undefined, 'shop'],
+    );
     assert.equal(link.seen.queries, 1);
     assert.equal(await reader.read('not a valid id!'), undefined);
     assert.equal(link.seen.queries, 1, 'an id that cannot exist is answered without a query');

@@ -16,8 +16,17 @@ eachBackend('product list query plans agree', (backend) => {
   test('every filter, multi-key order and page size gives the pages of a plain sort', async (t) => {
     const { app, storage } = await testApp(t, backend);
     await generate(storage, 'shop', { products: 400, orders: 0, users: 0 });
-    const rows = await storage.db.selectFrom('products').selectAll().where('project_id', '=', 'shop').where('show_in_store', '=', 1).execute();
-    const links = await storage.db.selectFrom('product_categories').selectAll().where('project_id', '=', 'shop').execute();
+    const rows = await storage.db
+      .selectFrom('products')
+      .selectAll()
+      .where('project_id', '=', 'shop')
+      .where('show_in_store', '=', 1)
+      .execute();
+    const links = await storage.db
+      .selectFrom('product_categories')
+      .selectAll()
+      .where('project_id', '=', 'shop')
+      .execute();
     const category = links[0].category_id;
     const inCategory = new Set(links.filter((l) => l.category_id === category).map((l) => l.product_id));
     const filters: [string, (r: (typeof rows)[number]) => boolean][] = [
@@ -39,19 +48,30 @@ eachBackend('product list query plans agree', (backend) => {
         return (a.id - b.id) * (lastDesc ? -1 : 1);
       };
       for (const [query, keep] of filters) {
-        const expected = rows.filter(keep).sort(compare).map((r) => r.id);
+        const expected = rows
+          .filter(keep)
+          .sort(compare)
+          .map((r) => r.id);
         for (const perpage of [1, 7, 100]) {
           const got: number[] = [];
           // The first pages and the last ones: enough to cross every plan switch.
           const pages = Math.ceil(expected.length / perpage);
           const wanted = [...new Set([1, 2, 3, pages - 1, pages, pages + 1].filter((p) => p >= 1))];
           for (const page of wanted) {
-            const r = await call(app, 'GET', `/v2/projects/shop/products/?order=${order}&perpage=${perpage}&page=${page}${query ? `&${query}` : ''}`);
+            const r = await call(
+              app,
+              'GET',
+              `/v2/projects/shop/products/?order=${order}&perpage=${perpage}&page=${page}${query ? `&${query}` : ''}`,
+            );
             assert.equal(r.status, 200, r.text);
             assert.equal(r.body.meta.total, expected.length, `${query} total`);
             const slice = expected.slice((page - 1) * perpage, page * perpage);
             got.push(...r.body.data.map((p: { id: number }) => p.id));
-            assert.deepEqual(r.body.data.map((p: { id: number }) => p.id), slice, `${query} order=${order} perpage=${perpage} page=${page}`);
+            assert.deepEqual(
+              r.body.data.map((p: { id: number }) => p.id),
+              slice,
+              `${query} order=${order} perpage=${perpage} page=${page}`,
+            );
           }
           assert.ok(got.length > 0 || expected.length === 0);
         }

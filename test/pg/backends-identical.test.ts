@@ -12,13 +12,59 @@ import { PG_SKIP, openStorage } from '../support/storage.js';
 // and page, including the characters where collations and LIKE usually part ways.
 
 const ORDERS = [
-  'name_asc', 'name_desc', 'price_asc', 'price_desc', 'date_asc', 'date_desc', 'custom_asc', 'custom_desc',
-  'price_asc,name_asc', 'price_desc,name_desc', 'custom_desc,price_asc', 'custom_asc,date_desc', 'date_asc,name_desc',
-  'name_asc,price_desc', 'price_asc,custom_desc,name_asc', 'name_desc,date_asc,price_asc', 'custom_desc,custom_asc',
+  'name_asc',
+  'name_desc',
+  'price_asc',
+  'price_desc',
+  'date_asc',
+  'date_desc',
+  'custom_asc',
+  'custom_desc',
+  'price_asc,name_asc',
+  'price_desc,name_desc',
+  'custom_desc,price_asc',
+  'custom_asc,date_desc',
+  'date_asc,name_desc',
+  'name_asc,price_desc',
+  'price_asc,custom_desc,name_asc',
+  'name_desc,date_asc,price_asc',
+  'custom_desc,custom_asc',
 ];
 const SEARCHES = [
-  '%', '_', '\\', '%_', '\\%', '50%', 'a_b', '100%', 'sku_', 'sk\\', 'apple', 'APPLE', 'äpfel', 'ÄPFEL', 'ss', 'ß', 'İ', 'i̇',
-  'ω', 'Ω', 'οδος', 'ΟΔΟΣ', '🍎', '日本', 'ǆ', 'ﬁ', 'k', 'K', 'ü', ' ', 'e', 'no such thing', '', 'nul\u0000byte',
+  '%',
+  '_',
+  '\\',
+  '%_',
+  '\\%',
+  '50%',
+  'a_b',
+  '100%',
+  'sku_',
+  'sk\\',
+  'apple',
+  'APPLE',
+  'äpfel',
+  'ÄPFEL',
+  'ss',
+  'ß',
+  'İ',
+  'i̇',
+  'ω',
+  'Ω',
+  'οδος',
+  'ΟΔΟΣ',
+  '🍎',
+  '日本',
+  'ǆ',
+  'ﬁ',
+  'k',
+  'K',
+  'ü',
+  ' ',
+  'e',
+  'no such thing',
+  '',
+  'nul\u0000byte',
 ];
 
 function products(query: Record<string, string>): string {
@@ -53,26 +99,43 @@ function requests(): { url: string; key?: boolean; method?: 'GET' | 'HEAD' }[] {
     out.push({ url: `${base}/products/${ref}` }, { url: `${base}/products/${ref}?fetch_hidden=true`, key: true });
   }
   out.push(
-    { url: `${base}/categories/` }, { url: `${base}/categories/?root-category=1` }, { url: `${base}/categories/?root-category=3` },
-    { url: `${base}/categories/fruit` }, { url: `${base}/categories/3` }, { url: `${base}/categories/77` },
-    { url: `${base}/plans/` }, { url: `${base}/plans/3` }, { url: `${base}/plans/9` },
+    { url: `${base}/categories/` },
+    { url: `${base}/categories/?root-category=1` },
+    { url: `${base}/categories/?root-category=3` },
+    { url: `${base}/categories/fruit` },
+    { url: `${base}/categories/3` },
+    { url: `${base}/categories/77` },
+    { url: `${base}/plans/` },
+    { url: `${base}/plans/3` },
+    { url: `${base}/plans/9` },
   );
   // Users and orders lists (their filters included): newest first with created_at ties.
   for (const page of ['1', '2', '3']) {
-    out.push({ url: `${base}/users/?perpage=10&page=${page}`, key: true }, { url: `${base}/orders/?perpage=7&page=${page}`, key: true });
+    out.push(
+      { url: `${base}/users/?perpage=10&page=${page}`, key: true },
+      { url: `${base}/orders/?perpage=7&page=${page}`, key: true },
+    );
   }
   out.push({ url: `${base}/users/7`, key: true }, { url: `${base}/orders/1004`, key: true });
   for (const filter of [
-    'customer_email=ADA%40example.com', 'customer_email=ada%40EXAMPLE.com&payment_status=paid', 'payment_status=refunded',
-    'fulfillment_status=ready_for_pickup', 'is_canceled=true', 'is_archived=false&is_canceled=false',
+    'customer_email=ADA%40example.com',
+    'customer_email=ada%40EXAMPLE.com&payment_status=paid',
+    'payment_status=refunded',
+    'fulfillment_status=ready_for_pickup',
+    'is_canceled=true',
+    'is_archived=false&is_canceled=false',
     `created_after=${1_780_000_000 + 300}&created_before=${1_780_000_000 + 800}`,
   ]) {
     out.push({ url: `${base}/orders/?${filter}&perpage=5`, key: true });
   }
   // Refusals are answers too: the same 400s and 404s, word for word.
   out.push(
-    { url: products({ perpage: '0' }) }, { url: products({ order: 'name_up' }) }, { url: products({ ids: '' }) },
-    { url: products({ page: '0' }) }, { url: products({ colour: 'red' }) }, { url: '/v2/projects/nobody/products/' },
+    { url: products({ perpage: '0' }) },
+    { url: products({ order: 'name_up' }) },
+    { url: products({ ids: '' }) },
+    { url: products({ page: '0' }) },
+    { url: products({ colour: 'red' }) },
+    { url: '/v2/projects/nobody/products/' },
     { url: products({ fetch_hidden: 'true' }) },
   );
   return out;
@@ -96,15 +159,21 @@ describe('SQLite and PostgreSQL answer byte-identically', { skip: PG_SKIP }, () 
     for (const r of list) {
       const [a, b] = await Promise.all(
         sides.map((s) =>
-          s.app.inject({ method: r.method ?? 'GET', url: r.url, headers: r.key ? { authorization: `Bearer ${s.key}` } : {} }),
+          s.app.inject({
+            method: r.method ?? 'GET',
+            url: r.url,
+            headers: r.key ? { authorization: `Bearer ${s.key}` } : {},
+          }),
         ),
       );
       const where = `${r.method ?? 'GET'} ${r.url}`;
       assert.equal(b.statusCode, a.statusCode, `status of ${where}`);
       assert.equal(b.body, a.body, `body of ${where}`);
-      for (const h of ['etag', 'cache-control', 'content-type', 'content-length']) assert.equal(b.headers[h], a.headers[h], `${h} of ${where}`);
+      for (const h of ['etag', 'cache-control', 'content-type', 'content-length'])
+        assert.equal(b.headers[h], a.headers[h], `${h} of ${where}`);
       if (a.statusCode === 200 && /"data":\[\{/.test(a.body)) nonEmpty++;
-      if (/\/(users|orders)\//.test(r.url)) assert.equal(a.statusCode, 200, `users and orders are compared for real: ${where}`);
+      if (/\/(users|orders)\//.test(r.url))
+        assert.equal(a.statusCode, 200, `users and orders are compared for real: ${where}`);
       compared++;
     }
     // The comparison means something only if many answers hold data.
@@ -135,7 +204,11 @@ describe('SQLite and PostgreSQL answer byte-identically', { skip: PG_SKIP }, () 
       { method: 'GET', url: '/products/?order=price_asc&perpage=5' },
       { method: 'GET', url: '/products/1' },
       { method: 'POST', url: '/products/6', body: { name: 'nul\u0000name' } },
-      { method: 'POST', url: '/orders/1003', body: { payment_status: 'refunded', is_archived: 'true', delivery_information: 'Ünïcödé \\ 100%' } },
+      {
+        method: 'POST',
+        url: '/orders/1003',
+        body: { payment_status: 'refunded', is_archived: 'true', delivery_information: 'Ünïcödé \\ 100%' },
+      },
       { method: 'GET', url: '/orders/?payment_status=refunded&perpage=100' },
     ];
     for (const s of steps) {
@@ -169,13 +242,19 @@ describe('SQLite and PostgreSQL answer byte-identically', { skip: PG_SKIP }, () 
       (['sqlite', 'postgres'] as const).map(async (backend) => {
         const storage = await openStorage(backend);
         t.after(() => storage.close());
-        const error = await importDocument(storage.db, bad).then(() => undefined, (e: Error & { problems?: string[] }) => e);
+        const error = await importDocument(storage.db, bad).then(
+          () => undefined,
+          (e: Error & { problems?: string[] }) => e,
+        );
         const stored = await storage.db.selectFrom('products').select('id').execute();
         return { problems: error?.problems, stored: stored.length };
       }),
     );
     assert.deepEqual(outcomes[1], outcomes[0]);
-    assert.deepEqual(outcomes[0].problems?.map((p) => p.split(':')[0]), ['products[0]', 'products[1].created_at', 'products[2].custom_sort', 'orders[0].created_at']);
+    assert.deepEqual(
+      outcomes[0].problems?.map((p) => p.split(':')[0]),
+      ['products[0]', 'products[1].created_at', 'products[2].custom_sort', 'orders[0].created_at'],
+    );
     assert.equal(outcomes[0].stored, 0);
   });
 });

@@ -30,11 +30,24 @@ describe('the CLI on PostgreSQL', { skip: PG_SKIP, timeout: 90_000 }, () => {
 
     // An NDJSON file streams in too; a bad record rolls the whole file back.
     const ndjson = join(dir, 'more.ndjson');
-    writeFileSync(ndjson, ['{"type":"project","id":"mixed","name":"Mixed shop","currency":"EUR"}', '{"type":"product","handle":"extra","name":"Extra","price":5,"created_at":1780000000}', ''].join('\n'));
+    writeFileSync(
+      ndjson,
+      [
+        '{"type":"project","id":"mixed","name":"Mixed shop","currency":"EUR"}',
+        '{"type":"product","handle":"extra","name":"Extra","price":5,"created_at":1780000000}',
+        '',
+      ].join('\n'),
+    );
     const more = await runCli(['import', ndjson], env);
     assert.equal(more.code, 0, more.stderr);
     const bad = join(dir, 'bad.ndjson');
-    writeFileSync(bad, ['{"type":"project","id":"mixed","name":"Mixed shop","currency":"EUR"}', '{"type":"product","handle":"bad-one","name":"Bad","price":-1}'].join('\n'));
+    writeFileSync(
+      bad,
+      [
+        '{"type":"project","id":"mixed","name":"Mixed shop","currency":"EUR"}',
+        '{"type":"product","handle":"bad-one","name":"Bad","price":-1}',
+      ].join('\n'),
+    );
     const refused = await runCli(['import', bad], env);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /line 2: price/);
@@ -69,7 +82,9 @@ describe('the CLI on PostgreSQL', { skip: PG_SKIP, timeout: 90_000 }, () => {
     assert.ok(!listed.stdout.includes(key));
 
     const server = await startServe(t, env);
-    const res = await fetch(`${server.url}/v2/projects/${MIXED_PROJECT}/products/?fetch_hidden=true&perpage=1`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${server.url}/v2/projects/${MIXED_PROJECT}/products/?fetch_hidden=true&perpage=1`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { meta: { total: number } }).meta.total, 41);
     const used = await runCli(['key', 'list', MIXED_PROJECT], env);
@@ -80,7 +95,9 @@ describe('the CLI on PostgreSQL', { skip: PG_SKIP, timeout: 90_000 }, () => {
     assert.equal(twice.code, 1);
     assert.match(twice.stderr, /no live key/);
     assert.equal((await runCli(['key', 'list', MIXED_PROJECT], env)).stdout, '');
-    const after = await fetch(`${server.url}/v2/projects/${MIXED_PROJECT}/products/?fetch_hidden=true`, { headers: { authorization: `Bearer ${key}` } });
+    const after = await fetch(`${server.url}/v2/projects/${MIXED_PROJECT}/products/?fetch_hidden=true`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     assert.equal(after.status, 401);
   });
 

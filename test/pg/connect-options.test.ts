@@ -12,7 +12,12 @@ describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
     const settings = async (longRunning: boolean) => {
       const storage = connect(PG_URL!, { longRunning, poolSize: 1 });
       t.after(() => storage.close());
-      const { rows } = await sql<{ timeout: string; name: string }>`select current_setting('statement_timeout') as timeout, current_setting('application_name') as name`.execute(storage.db);
+      const { rows } = await sql<{
+        timeout: string;
+        name: string;
+      }>`select current_setting('statement_timeout') as timeout, current_setting('application_name') as name`.execute(
+        storage.db,
+      );
       return rows[0];
     };
     assert.deepEqual(await settings(false), { timeout: '10s', name: 'storefront-api' });

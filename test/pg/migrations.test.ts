@@ -17,21 +17,35 @@ async function pgSchema(url: string): Promise<string> {
   const parts = await Promise.all([
     adminQuery(
       `select table_name, column_name, data_type, is_nullable, collation_name, column_default from information_schema.columns
-       where table_schema = 'public' order by table_name, ordinal_position`, [], url),
+       where table_schema = 'public' order by table_name, ordinal_position`,
+      [],
+      url,
+    ),
     adminQuery(
       `select tc.table_name, tc.constraint_name, tc.constraint_type, string_agg(k.column_name, ',' order by k.ordinal_position) as columns
        from information_schema.table_constraints tc join information_schema.key_column_usage k using (constraint_schema, constraint_name)
-       where tc.table_schema = 'public' group by 1, 2, 3 order by 1, 2`, [], url),
-    adminQuery(`select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by 1, 2`, [], url),
+       where tc.table_schema = 'public' group by 1, 2, 3 order by 1, 2`,
+      [],
+      url,
+    ),
+    adminQuery(
+      `select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by 1, 2`,
+      [],
+      url,
+    ),
     adminQuery('select name, timestamp from kysely_migration order by name', [], url),
   ]);
-  return JSON.stringify(parts.map((p) => p.rows), null, 1);
+  return JSON.stringify(
+    parts.map((p) => p.rows),
+    null,
+    1,
+  );
 }
 
 function sqliteSchema(path: string): string {
   const db = new SQLite(path, { readonly: true });
   try {
-    const objects = db.prepare("select type, name, tbl_name, sql from sqlite_master order by type, name").all();
+    const objects = db.prepare('select type, name, tbl_name, sql from sqlite_master order by type, name').all();
     const migrations = db.prepare('select name, timestamp from kysely_migration order by name').all();
     return JSON.stringify({ objects, migrations }, null, 1);
   } finally {
@@ -45,9 +59,16 @@ function sqliteColumns(path: string): Record<string, string[]> {
     // products_fts*: SQLite's trigram search index (an FTS5 table and its shadow tables), the
     // counterpart of PostgreSQL's pg_trgm GIN index; an index, not data (src/db/search-index.ts).
     const tables = db
-      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'products_fts%' order by name")
+      .prepare(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'products_fts%' order by name",
+      )
       .all() as { name: string }[];
-    return Object.fromEntries(tables.map((t) => [t.name, (db.prepare(`pragma table_info(${t.name})`).all() as { name: string }[]).map((c) => c.name)]));
+    return Object.fromEntries(
+      tables.map((t) => [
+        t.name,
+        (db.prepare(`pragma table_info(${t.name})`).all() as { name: string }[]).map((c) => c.name),
+      ]),
+    );
   } finally {
     db.close();
   }
@@ -69,11 +90,21 @@ describe('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
     // Two processes migrating one fresh database at the same moment: Kysely's lock lets one
     // apply each migration and the other find it done.
     const race = await freshDatabase(t, 'sf_migrate_race');
-    const results = await Promise.all([runCli(['migrate'], { DATABASE_URL: race.url }), runCli(['migrate'], { DATABASE_URL: race.url })]);
-    assert.deepEqual(results.map((r) => r.code), [0, 0], results.map((r) => r.stderr).join('\n'));
+    const results = await Promise.all([
+      runCli(['migrate'], { DATABASE_URL: race.url }),
+      runCli(['migrate'], { DATABASE_URL: race.url }),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.code),
+      [0, 0],
+      results.map((r) => r.stderr).join('\n'),
+    );
     assert.deepEqual(results.map((r) => r.stdout.startsWith('applied')).sort(), [false, true]);
     const recorded = await adminQuery('select name from kysely_migration', [], race.url);
-    assert.deepEqual(recorded.rows, MIGRATION_NAMES.map((name) => ({ name })));
+    assert.deepEqual(
+      recorded.rows,
+      MIGRATION_NAMES.map((name) => ({ name })),
+    );
     // The same schema as the sequential run, apart from when it was recorded.
     const strip = (s: string) => s.replace(/"timestamp": "[^"]*"/g, '');
     assert.equal(strip(await pgSchema(race.url)), strip(schema));
@@ -87,7 +118,13 @@ describe('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
     const file = join(dir, 'cmp.db');
     assert.equal((await runCli(['migrate', '--database', `sqlite:${file}`])).code, 0);
 
-    const rows = (await adminQuery(`select table_name, column_name from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`, [], db.url)).rows;
+    const rows = (
+      await adminQuery(
+        `select table_name, column_name from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`,
+        [],
+        db.url,
+      )
+    ).rows;
     const pg: Record<string, string[]> = {};
     for (const r of rows) (pg[r.table_name] ??= []).push(r.column_name);
     assert.deepEqual(pg, sqliteColumns(file));
@@ -98,7 +135,10 @@ describe('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
     const keys = await adminQuery(
       `select tc.table_name, string_agg(k.column_name, ',' order by k.ordinal_position) as columns
        from information_schema.table_constraints tc join information_schema.key_column_usage k using (constraint_schema, constraint_name)
-       where tc.table_schema = 'public' and tc.constraint_type = 'PRIMARY KEY' group by 1 order by 1`, [], db.url);
+       where tc.table_schema = 'public' and tc.constraint_type = 'PRIMARY KEY' group by 1 order by 1`,
+      [],
+      db.url,
+    );
     const global = new Set(['projects', 'api_keys', 'kysely_migration', 'kysely_migration_lock']);
     const projectTables = keys.rows.filter((r) => !global.has(r.table_name));
     assert.ok(projectTables.length >= 9);

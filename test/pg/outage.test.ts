@@ -31,7 +31,12 @@ async function load(url: string, key: string, until: () => boolean): Promise<Sam
     () => fetch(`${base}/products/?order=name_asc,price_desc&perpage=10`),
     () => fetch(`${base}/products/?fetch_hidden=true&search=e`, { headers: { authorization: `Bearer ${key}` } }),
     () => fetch(`${base}/categories/`),
-    () => fetch(`${base}/products/p-2`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"price":1234}' }),
+    () =>
+      fetch(`${base}/products/p-2`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{"price":1234}',
+      }),
   ];
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, worker) => {
@@ -40,7 +45,12 @@ async function load(url: string, key: string, until: () => boolean): Promise<Sam
         try {
           const res = await calls[i % calls.length]();
           const body = await res.text();
-          samples.push({ start, end: performance.now(), status: res.status, code: res.status === 200 ? undefined : JSON.parse(body).error?.code });
+          samples.push({
+            start,
+            end: performance.now(),
+            status: res.status,
+            code: res.status === 200 ? undefined : JSON.parse(body).error?.code,
+          });
         } catch {
           samples.push({ start, end: performance.now(), status: 'network-error' });
           await new Promise((r) => setTimeout(r, 50));
@@ -109,16 +119,30 @@ describe('PostgreSQL outage under load, against a real server process', { skip: 
     assert.equal(server.child.exitCode, null);
     const odd = samples.filter((s) => s.status !== 200 && s.status !== 503);
     assert.deepEqual(odd, [], `answers other than 200 and 503:\n${server.output()}`);
-    assert.ok(in503.every((s) => s.code === 'unavailable'), 'every 503 is `unavailable`');
+    assert.ok(
+      in503.every((s) => s.code === 'unavailable'),
+      'every 503 is `unavailable`',
+    );
 
     // Before the cut: all good. After the cut: 503s, then good again.
-    assert.ok(samples.filter((s) => s.end < marks.cut).every((s) => s.status === 200), 'all 200 before the outage');
+    assert.ok(
+      samples.filter((s) => s.end < marks.cut).every((s) => s.status === 200),
+      'all 200 before the outage',
+    );
     const refused = in503.filter((s) => s.end >= marks.cut && s.start < marks.restored + 10_000);
     assert.ok(refused.length > 0, 'the outage was seen');
-    assert.ok(in503.every((s) => (s.end >= marks.cut && s.start < marks.frozen) || s.end >= marks.frozen), '503s only during the outages');
-    const outageMax = Math.max(...samples.filter((s) => s.end >= marks.cut && s.start < marks.restored).map((s) => s.end - s.start));
+    assert.ok(
+      in503.every((s) => (s.end >= marks.cut && s.start < marks.frozen) || s.end >= marks.frozen),
+      '503s only during the outages',
+    );
+    const outageMax = Math.max(
+      ...samples.filter((s) => s.end >= marks.cut && s.start < marks.restored).map((s) => s.end - s.start),
+    );
 
-    const back = recoveredAt(samples.filter((s) => s.end < marks.frozen), marks.restored);
+    const back = recoveredAt(
+      samples.filter((s) => s.end < marks.frozen),
+      marks.restored,
+    );
     assert.ok(back !== undefined, 'recovered after the database came back');
     const recovery = back - marks.restored;
     assert.ok(recovery <= 10_000, `recovered in ${ms(recovery)}`);
@@ -128,7 +152,10 @@ describe('PostgreSQL outage under load, against a real server process', { skip: 
     // connection of the full pool, then 10 s for a query that never returns.
     const partitioned = samples.filter((s) => s.end >= marks.frozen && s.start < marks.thawed);
     const partitionMax = Math.max(...partitioned.map((s) => s.end - s.start));
-    assert.ok(partitioned.some((s) => s.status === 503), 'the partition was seen');
+    assert.ok(
+      partitioned.some((s) => s.status === 503),
+      'the partition was seen',
+    );
     assert.ok(partitionMax < 14_000, `slowest answer in the partition: ${ms(partitionMax)}`);
     const back2 = recoveredAt(samples, marks.thawed);
     assert.ok(back2 !== undefined && back2 - marks.thawed <= 10_000, 'recovered after the partition');

@@ -64,10 +64,16 @@ describe('two API processes on one PostgreSQL database', { skip: PG_SKIP, timeou
     assert.equal((await get(a, '/products/?fetch_hidden=true', auth)).status, 200);
     assert.equal((await get(b, '/products/?fetch_hidden=true', auth)).status, 200);
     const listed = await runCli(['key', 'list', MIXED_PROJECT], env);
-    const keyId = listed.stdout.split('\n').find((l) => l.split('\t')[1] === 'two')!.split('\t')[0];
+    const keyId = listed.stdout
+      .split('\n')
+      .find((l) => l.split('\t')[1] === 'two')!
+      .split('\t')[0];
     const revoked = await runCli(['key', 'revoke', keyId], env);
     assert.equal(revoked.code, 0, revoked.stderr);
-    const [ra, rb] = await Promise.all([get(a, '/products/?fetch_hidden=true', auth), get(b, '/products/?fetch_hidden=true', auth)]);
+    const [ra, rb] = await Promise.all([
+      get(a, '/products/?fetch_hidden=true', auth),
+      get(b, '/products/?fetch_hidden=true', auth),
+    ]);
     assert.equal(ra.status, 401);
     assert.equal(rb.status, 401);
     assert.equal(ra.body, rb.body);

@@ -11,7 +11,11 @@ import { TcpProxy } from '../support/tcp-proxy.js';
 // The errors node-postgres really throws when the database cannot answer, each produced for
 // real, must all become 503 `unavailable`; an error of the request itself must not.
 
-const failure = (work: Promise<unknown>) => work.then(() => assert.fail('expected a failure'), (e: unknown) => e as Error & { code?: string });
+const failure = (work: Promise<unknown>) =>
+  work.then(
+    () => assert.fail('expected a failure'),
+    (e: unknown) => e as Error & { code?: string },
+  );
 
 describe('what pg throws when PostgreSQL is unavailable maps to 503', { skip: PG_SKIP, timeout: 30_000 }, () => {
   test('refused, cut mid-query, terminated by the server, statement timeout, connect timeout', async (t) => {
@@ -33,14 +37,20 @@ describe('what pg throws when PostgreSQL is unavailable maps to 503', { skip: PG
     // Nothing listens any more: refused.
     seen.refused = await failure(sql`select 1`.execute(storage.db));
     await proxy.start();
-    assert.deepEqual((await sql<{ one: number }>`select 1 as one`.execute(storage.db)).rows, [{ one: 1 }], 'the pool recovers by itself');
+    assert.deepEqual(
+      (await sql<{ one: number }>`select 1 as one`.execute(storage.db)).rows,
+      [{ one: 1 }],
+      'the pool recovers by itself',
+    );
 
     // The server ends the backend (a restart, a failover, an administrator).
     // (A marker of this run names the backend: others' tests share the server.)
     const marker = `doomed_${randomBytes(6).toString('hex')}`;
     const doomed = failure(sql.raw(`select pg_sleep(5) as ${marker}`).execute(storage.db));
     await new Promise((r) => setTimeout(r, 300));
-    await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where query like '%as ${marker}' and pid <> pg_backend_pid()`);
+    await adminQuery(
+      `select pg_terminate_backend(pid) from pg_stat_activity where query like '%as ${marker}' and pid <> pg_backend_pid()`,
+    );
     seen.terminated = await doomed;
 
     // A statement over its time (on a pool of its own: the terminated backend's client may
@@ -73,6 +83,5 @@ describe('what pg throws when PostgreSQL is unavailable maps to 503', { skip: PG
       assert.deepEqual([api.status, api.code], [503, 'unavailable'], what);
       t.diagnostic(`${what}: ${error.code ?? '(no code)'} "${error.message}"`);
     }
-
   });
 });

@@ -45,7 +45,11 @@ export function suiteApp(backend: Backend, seed?: (t: TestApp) => Promise<void>)
       await storage.close();
     };
     checkAnswers(app);
-    Object.assign(shared, { app, storage, key: async (projectId: string) => (await createKey(storage.db, projectId, 'test')).key });
+    Object.assign(shared, {
+      app,
+      storage,
+      key: async (projectId: string) => (await createKey(storage.db, projectId, 'test')).key,
+    });
     await seed?.(shared);
   });
   after(async () => close?.());

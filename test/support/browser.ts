@@ -44,12 +44,19 @@ function locate(): ChromiumLookup | undefined {
 }
 
 function install(): ChromiumLookup {
-  if (process.env.STOREFRONT_NO_APT === '1') return { path: undefined, skip: 'chromium is not installed and STOREFRONT_NO_APT=1 forbids installing it' };
+  if (process.env.STOREFRONT_NO_APT === '1')
+    return { path: undefined, skip: 'chromium is not installed and STOREFRONT_NO_APT=1 forbids installing it' };
   if (process.platform !== 'linux' || !existsSync('/usr/bin/apt-get')) {
-    return { path: undefined, skip: 'chromium is not installed and there is no apt-get here; set CHROMIUM_PATH to a Chromium or Chrome executable' };
+    return {
+      path: undefined,
+      skip: 'chromium is not installed and there is no apt-get here; set CHROMIUM_PATH to a Chromium or Chrome executable',
+    };
   }
   if (process.getuid?.() !== 0) {
-    return { path: undefined, skip: 'chromium is not installed and apt-get needs root; run `sudo apt-get install chromium` or set CHROMIUM_PATH' };
+    return {
+      path: undefined,
+      skip: 'chromium is not installed and apt-get needs root; run `sudo apt-get install chromium` or set CHROMIUM_PATH',
+    };
   }
   console.log('# chromium not found: installing it with apt-get (this can take a few minutes)');
   // Another apt run may hold the lock (an install already under way): wait for it.

@@ -18,7 +18,12 @@ export interface Built {
   key(projectId: string): Promise<string>;
 }
 
-export async function buildWith(t: TestContext, backend: Backend, options: Omit<AppOptions, 'storage'> = {}, storage?: Storage): Promise<Built> {
+export async function buildWith(
+  t: TestContext,
+  backend: Backend,
+  options: Omit<AppOptions, 'storage'> = {},
+  storage?: Storage,
+): Promise<Built> {
   const store = storage ?? (await openStorage(backend));
   const app = await buildApp({ storage: store, ...options });
   t.after(async () => {
@@ -37,15 +42,49 @@ export function shop() {
       { id: 2, handle: 'berries', name: 'Berries', parent_id: 1 },
     ],
     products: [
-      { id: 1, handle: 'alpha', name: 'Apple', description: 'Crisp.', sku: 'APL-1', price: 300, category_ids: [1], created_at: 1000 },
-      { id: 2, handle: 'bravo', name: 'Banana', price: 100, inventory_type: 'advanced', stock_quantity: 5, category_ids: [1], created_at: 2000 },
-      { id: 3, handle: 'charlie', name: 'Cherry', description: 'Hidden gem.', price: 200, show_in_store: false, category_ids: [2], created_at: 3000 },
+      {
+        id: 1,
+        handle: 'alpha',
+        name: 'Apple',
+        description: 'Crisp.',
+        sku: 'APL-1',
+        price: 300,
+        category_ids: [1],
+        created_at: 1000,
+      },
+      {
+        id: 2,
+        handle: 'bravo',
+        name: 'Banana',
+        price: 100,
+        inventory_type: 'advanced',
+        stock_quantity: 5,
+        category_ids: [1],
+        created_at: 2000,
+      },
+      {
+        id: 3,
+        handle: 'charlie',
+        name: 'Cherry',
+        description: 'Hidden gem.',
+        price: 200,
+        show_in_store: false,
+        category_ids: [2],
+        created_at: 3000,
+      },
       { id: 4, handle: 'delta', name: 'Date', price: 400, created_at: 4000 },
     ],
     plans: [{ id: 1, name: 'Basic', status: 'active', prices: [{ id: 1, amount: 900, interval: 'month' }] }],
     users: [{ id: 1, email: 'ada@example.com', name: 'Ada' }],
     orders: [
-      { id: 1001, customer_email: 'ada@example.com', customer_name: 'Ada', items: [{ product_id: 1, name: 'Apple', quantity: 1, price: 300 }], total: 300, payment_status: 'pending' },
+      {
+        id: 1001,
+        customer_email: 'ada@example.com',
+        customer_name: 'Ada',
+        items: [{ product_id: 1, name: 'Apple', quantity: 1, price: 300 }],
+        total: 300,
+        payment_status: 'pending',
+      },
       { id: 1002, customer_email: 'ada@example.com', customer_name: 'Ada', items: [], total: 0 },
     ],
   };
@@ -90,12 +129,20 @@ export interface ServerProcess {
 }
 
 /** Starts `storefront serve` on a free port and waits until /healthz answers. */
-export async function startProcess(t: TestContext, databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startProcess(
+  t: TestContext,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/storefront.js', 'serve', '--port', String(port), '--database', databaseUrl], {
-    env: { ...process.env, STOREFRONT_DEMO: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['bin/storefront.js', 'serve', '--port', String(port), '--database', databaseUrl],
+    {
+      env: { ...process.env, STOREFRONT_DEMO: '0', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   child.stderr!.on('data', (chunk) => (out += chunk));

@@ -8,10 +8,46 @@ export const MIXED_PROJECT = 'mixed';
 const T = 1_780_000_000;
 
 const NAMES = [
-  'apple', 'Apple', 'APPLE pie', 'Äpfel', 'äpfel', 'Éclair', 'eclair', 'Zebra', 'zebra', 'ΟΔΟΣ', 'ωmega', 'Ωmega',
-  'ß street', 'SS street', 'İstanbul', 'istanbul', 'ǅemal', '日本茶', 'emoji 🍎', '100% cotton', '100 percent', 'under_score',
-  'underXscore', 'back\\slash', 'backslash', 'a_b c', 'Mixed CaSe', 'mixed case', 'B', 'b', 'Zz', 'zZ', '€ euro', 'ÿ last', 'z',
-  'Ærø', 'aero', 'ﬁsh ligature', 'KELVIN K', 'naïve',
+  'apple',
+  'Apple',
+  'APPLE pie',
+  'Äpfel',
+  'äpfel',
+  'Éclair',
+  'eclair',
+  'Zebra',
+  'zebra',
+  'ΟΔΟΣ',
+  'ωmega',
+  'Ωmega',
+  'ß street',
+  'SS street',
+  'İstanbul',
+  'istanbul',
+  'ǅemal',
+  '日本茶',
+  'emoji 🍎',
+  '100% cotton',
+  '100 percent',
+  'under_score',
+  'underXscore',
+  'back\\slash',
+  'backslash',
+  'a_b c',
+  'Mixed CaSe',
+  'mixed case',
+  'B',
+  'b',
+  'Zz',
+  'zZ',
+  '€ euro',
+  'ÿ last',
+  'z',
+  'Ærø',
+  'aero',
+  'ﬁsh ligature',
+  'KELVIN K',
+  'naïve',
 ];
 
 export function mixedCatalog(): Record<string, unknown> {
@@ -45,9 +81,33 @@ export function mixedCatalog(): Record<string, unknown> {
     };
   });
   const plans = [
-    { id: 1, name: 'Basic', status: 'active', prices: [{ id: 10, amount: 900, interval: 'month' }, { id: 11, amount: 9000, interval: 'year' }], created_at: T, updated_at: T },
-    { id: 2, name: 'Pro', status: 'active', prices: [{ id: 12, amount: 900, interval: 'month', trial_days: 14 }], created_at: T, updated_at: T },
-    { id: 3, name: 'Old', status: 'archived', prices: [{ id: 13, amount: 100, interval: 'one_time' }], created_at: T, updated_at: T },
+    {
+      id: 1,
+      name: 'Basic',
+      status: 'active',
+      prices: [
+        { id: 10, amount: 900, interval: 'month' },
+        { id: 11, amount: 9000, interval: 'year' },
+      ],
+      created_at: T,
+      updated_at: T,
+    },
+    {
+      id: 2,
+      name: 'Pro',
+      status: 'active',
+      prices: [{ id: 12, amount: 900, interval: 'month', trial_days: 14 }],
+      created_at: T,
+      updated_at: T,
+    },
+    {
+      id: 3,
+      name: 'Old',
+      status: 'archived',
+      prices: [{ id: 13, amount: 100, interval: 'one_time' }],
+      created_at: T,
+      updated_at: T,
+    },
   ];
   const users = Array.from({ length: 25 }, (_, i) => ({
     id: i + 1,
@@ -73,7 +133,14 @@ export function mixedCatalog(): Record<string, unknown> {
     created_at: T + Math.floor(i / 3) * 100,
     updated_at: T + Math.floor(i / 3) * 100,
   }));
-  return { project: { id: MIXED_PROJECT, name: 'Mixed shop', currency: 'EUR' }, categories, products, plans, users, orders };
+  return {
+    project: { id: MIXED_PROJECT, name: 'Mixed shop', currency: 'EUR' },
+    categories,
+    products,
+    plans,
+    users,
+    orders,
+  };
 }
 
 export const MIXED_PRODUCT_COUNT = NAMES.length;

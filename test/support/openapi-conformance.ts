@@ -48,7 +48,12 @@ export class ConformanceChecker {
       template,
       item,
       params: (template.match(/\{[^}]+\}/g) ?? []).length,
-      pattern: new RegExp(`^${trimSlash(template).split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`),
+      pattern: new RegExp(
+        `^${trimSlash(template)
+          .split(/\{[^}]+\}/)
+          .map(escape)
+          .join('[^/]+')}$`,
+      ),
     }));
   }
 
@@ -67,29 +72,55 @@ export class ConformanceChecker {
     const { template, item } = matches[0];
     const operation = item[method === 'HEAD' ? 'get' : method.toLowerCase()];
     if (!operation) {
-      expect(response.statusCode === 405, `${where}: ${method} is not documented for ${template}, so it must be 405`, response);
+      expect(
+        response.statusCode === 405,
+        `${where}: ${method} is not documented for ${template}, so it must be 405`,
+        response,
+      );
       const documented = Object.keys(item).map((m) => m.toUpperCase());
       const expected = new Set([...documented, ...(documented.includes('GET') ? ['HEAD'] : []), 'OPTIONS']);
-      const allow = new Set(String(response.headers.allow ?? '').split(/\s*,\s*/).filter(Boolean));
-      expect(sameSet(allow, expected), `${where}: Allow "${response.headers.allow}" differs from the documented methods ${[...expected].join(', ')}`, response);
+      const allow = new Set(
+        String(response.headers.allow ?? '')
+          .split(/\s*,\s*/)
+          .filter(Boolean),
+      );
+      expect(
+        sameSet(allow, expected),
+        `${where}: Allow "${response.headers.allow}" differs from the documented methods ${[...expected].join(', ')}`,
+        response,
+      );
       return this.checkBody(response, '#/components/schemas/Error', where);
     }
 
     const status = String(response.statusCode);
-    const documented = operation.responses[status] ?? operation.responses[`${status[0]}XX`] ?? operation.responses.default;
-    expect(documented !== undefined, `${where}: status ${status} is not documented for ${method} ${template} (documented: ${Object.keys(operation.responses).join(', ')})`, response);
+    const documented =
+      operation.responses[status] ?? operation.responses[`${status[0]}XX`] ?? operation.responses.default;
+    expect(
+      documented !== undefined,
+      `${where}: status ${status} is not documented for ${method} ${template} (documented: ${Object.keys(operation.responses).join(', ')})`,
+      response,
+    );
     const schema = documented.content?.['application/json']?.schema;
     if (method === 'HEAD' || !schema) {
       expect(response.rawPayload.length === 0, `${where}: the document describes no body, yet one was sent`, response);
       return;
     }
-    const key = status in operation.responses ? status : documented === operation.responses.default ? 'default' : `${status[0]}XX`;
+    const key =
+      status in operation.responses
+        ? status
+        : documented === operation.responses.default
+          ? 'default'
+          : `${status[0]}XX`;
     const pointer = `#/paths/${encodeURIComponent(escapePointer(template))}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
     this.checkBody(response, pointer, where);
   }
 
   private checkBody(response: Response, pointer: string, where: string): void {
-    expect(/^application\/json\b/.test(String(response.headers['content-type'] ?? '')), `${where}: expected a JSON body, got content-type ${response.headers['content-type']}`, response);
+    expect(
+      /^application\/json\b/.test(String(response.headers['content-type'] ?? '')),
+      `${where}: expected a JSON body, got content-type ${response.headers['content-type']}`,
+      response,
+    );
     let body: unknown;
     try {
       body = JSON.parse(response.payload);
@@ -99,7 +130,11 @@ export class ConformanceChecker {
     const validate = this.validator(pointer);
     if (!validate(body)) {
       const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-      expect(false, `${where}: the body does not match the documented schema (${pointer.replace('#/', '')}): ${errors}`, response);
+      expect(
+        false,
+        `${where}: the body does not match the documented schema (${pointer.replace('#/', '')}): ${errors}`,
+        response,
+      );
     }
   }
 

@@ -40,7 +40,13 @@ export const SHOP_USERS: UserRecord[] = [
       { plan_id: 1, price_id: 11, status: 'trialing', started_at: 2400 },
     ],
   },
-  { id: 3, email: 'carol@example.com', name: 'Carol', created_at: 2000, subscriptions: [{ plan_id: 1, price_id: 10, status: 'past_due', started_at: 2050 }] },
+  {
+    id: 3,
+    email: 'carol@example.com',
+    name: 'Carol',
+    created_at: 2000,
+    subscriptions: [{ plan_id: 1, price_id: 10, status: 'past_due', started_at: 2050 }],
+  },
   { id: 4, email: 'dan@example.com', name: 'Dan', created_at: 3000 },
   { id: 5, email: 'eve@example.com', name: 'Eve', created_at: 500 },
 ];
@@ -56,7 +62,18 @@ function order(
   items: OrderRecord['items'] = [{ product_id: 12, name: 'Linen shirt', quantity: 1, price: 4900 }],
 ): OrderRecord {
   const name = customer_email.split('@')[0];
-  return { id, created_at, customer_email, customer_name: name, items, payment_status, fulfillment_status, is_canceled, is_archived, delivery_information: '' };
+  return {
+    id,
+    created_at,
+    customer_email,
+    customer_name: name,
+    items,
+    payment_status,
+    fulfillment_status,
+    is_canceled,
+    is_archived,
+    delivery_information: '',
+  };
 }
 
 export function shopDocument() {
@@ -64,7 +81,14 @@ export function shopDocument() {
     project: { id: SHOP, name: 'Shop', currency: 'EUR' },
     products: [{ id: 12, handle: 'linen-shirt', name: 'Linen shirt', price: 4900 }],
     plans: [
-      { id: 1, name: 'Basic', prices: [{ id: 10, amount: 500, interval: 'month' }, { id: 11, amount: 5000, interval: 'year' }] },
+      {
+        id: 1,
+        name: 'Basic',
+        prices: [
+          { id: 10, amount: 500, interval: 'month' },
+          { id: 11, amount: 5000, interval: 'year' },
+        ],
+      },
       { id: 2, name: 'Old', status: 'archived', prices: [{ id: 21, amount: 900, interval: 'month' }] },
     ],
     users: SHOP_USERS,
@@ -76,7 +100,10 @@ export function shopDocument() {
 export function otherDocument() {
   return {
     project: { id: OTHER, name: 'Other', currency: 'USD' },
-    users: [{ id: 1, email: 'other@example.com', created_at: 9000 }, { id: 42, email: 'x@example.com', created_at: 9001 }],
+    users: [
+      { id: 1, email: 'other@example.com', created_at: 9000 },
+      { id: 42, email: 'x@example.com', created_at: 9001 },
+    ],
     orders: [
       { id: 1, customer_email: 'ada@example.com', created_at: 9000, payment_status: 'paid' },
       { id: 77, customer_email: 'ada@example.com', created_at: 9001 },
@@ -99,8 +126,14 @@ export async function shopApp(t: TestContext, backend: Backend): Promise<Shop> {
   await importDocument(base.storage.db, otherDocument());
   const shopKey = await base.key(SHOP);
   const call: Shop['call'] = (url, options = {}) =>
-    base.app.inject({ method: 'GET', ...options, url: `/v2/projects/${SHOP}${url}`, headers: { authorization: `Bearer ${shopKey}`, ...options.headers } });
-  const post: Shop['post'] = (url, body) => call(url, { method: 'POST', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    base.app.inject({
+      method: 'GET',
+      ...options,
+      url: `/v2/projects/${SHOP}${url}`,
+      headers: { authorization: `Bearer ${shopKey}`, ...options.headers },
+    });
+  const post: Shop['post'] = (url, body) =>
+    call(url, { method: 'POST', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
   return { ...base, shopKey, call, post };
 }
 

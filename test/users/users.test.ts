@@ -37,7 +37,10 @@ eachBackend('users', (backend) => {
     const hundred = await app.inject({ url: '/v2/projects/demo/users/?perpage=100', headers });
     assert.equal(hundred.statusCode, 200);
     const created = hundred.json().data.map((u: { created_at: number }) => u.created_at);
-    assert.deepEqual(created, [...created].sort((a, b) => b - a));
+    assert.deepEqual(
+      created,
+      [...created].sort((a, b) => b - a),
+    );
   });
 
   it('returns the user record with its subscriptions in stored order, and nothing else', async (t) => {
@@ -64,14 +67,27 @@ eachBackend('users', (backend) => {
 
   it('stores no secret: an import that carries a password is refused whole', async (t) => {
     const { storage } = await testApp(t, backend);
-    const doc = { project: { id: 'p', name: 'P', currency: 'USD' }, users: [{ id: 1, email: 'a@example.com', password: 'hunter2' }] };
-    await assert.rejects(importDocument(storage.db, doc), (e: unknown) => e instanceof ImportError && /users\[0\]/.test(e.message));
+    const doc = {
+      project: { id: 'p', name: 'P', currency: 'USD' },
+      users: [{ id: 1, email: 'a@example.com', password: 'hunter2' }],
+    };
+    await assert.rejects(
+      importDocument(storage.db, doc),
+      (e: unknown) => e instanceof ImportError && /users\[0\]/.test(e.message),
+    );
     assert.equal((await storage.db.selectFrom('users').select('id').execute()).length, 0);
   });
 
   it('answers 404 for an unknown, malformed or other project’s user id, and in a project that lacks it', async (t) => {
     const { call, app, key } = await shopApp(t, backend);
-    for (const path of ['/users/99', '/users/42', '/users/0', '/users/abc', '/users/-1', '/users/99999999999999999999']) {
+    for (const path of [
+      '/users/99',
+      '/users/42',
+      '/users/0',
+      '/users/abc',
+      '/users/-1',
+      '/users/99999999999999999999',
+    ]) {
       const res = await call(path);
       assert.equal(res.statusCode, 404, path);
       assert.equal(res.json().error.code, 'not_found');
@@ -79,7 +95,10 @@ eachBackend('users', (backend) => {
     // user 42 exists only in project "other"; id 1 exists in both and the shop's own is served
     assert.equal((await call('/users/1')).json().email, 'ada@example.com');
     await importDocument(app.storage.db, { project: { id: 'empty', name: 'E', currency: 'USD' } });
-    const res = await app.inject({ url: '/v2/projects/empty/users/5', headers: { authorization: `Bearer ${await key('empty')}` } });
+    const res = await app.inject({
+      url: '/v2/projects/empty/users/5',
+      headers: { authorization: `Bearer ${await key('empty')}` },
+    });
     assert.equal(res.statusCode, 404);
   });
 
@@ -131,8 +150,15 @@ eachBackend('users', (backend) => {
   it('serves the demo users with subscriptions in every status', async (t) => {
     const { storage, key, app } = await testApp(t, backend);
     await importDocument(storage.db, demoDocument());
-    const res = await app.inject({ url: `/v2/projects/demo/users/?perpage=100`, headers: { authorization: `Bearer ${await key('demo')}` } });
-    const statuses = new Set(res.json().data.flatMap((u: { subscriptions: Array<{ status: string }> }) => u.subscriptions.map((s) => s.status)));
+    const res = await app.inject({
+      url: `/v2/projects/demo/users/?perpage=100`,
+      headers: { authorization: `Bearer ${await key('demo')}` },
+    });
+    const statuses = new Set(
+      res
+        .json()
+        .data.flatMap((u: { subscriptions: Array<{ status: string }> }) => u.subscriptions.map((s) => s.status)),
+    );
     assert.deepEqual([...statuses].sort(), ['active', 'canceled', 'past_due', 'trialing']);
   });
 });

@@ -21,11 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // 001's indexes lead with show_in_store for the public list; fetch_hidden=true lists all
   // products and would otherwise sort the whole catalog.
   for (const key of ['created_at', 'name_key', 'price', 'custom_sort']) {
-    await db.schema
-      .createIndex(`products_all_by_${key}`)
-      .on('products')
-      .columns(['project_id', key, 'id'])
-      .execute();
+    await db.schema.createIndex(`products_all_by_${key}`).on('products').columns(['project_id', key, 'id']).execute();
   }
 
   // payment and fulfillment together: "paid and shipped", the back office's daily list.

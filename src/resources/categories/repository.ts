@@ -6,7 +6,10 @@ import type { CategoryNode } from './schemas.js';
  * Every category of a project as a forest: roots and each level sorted by name
  * (case-insensitively, then id). One query; the nesting is done here.
  */
-export async function categoryForest(db: Kysely<Database>, projectId: string): Promise<{ roots: CategoryNode[]; byId: Map<number, CategoryNode> }> {
+export async function categoryForest(
+  db: Kysely<Database>,
+  projectId: string,
+): Promise<{ roots: CategoryNode[]; byId: Map<number, CategoryNode> }> {
   const rows = await db
     .selectFrom('categories')
     .select(['id', 'handle', 'name', 'parent_id'])

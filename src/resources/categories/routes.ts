@@ -13,7 +13,8 @@ export async function categoryRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/categories/', {
     schema: {
       summary: 'List categories as a tree',
-      description: 'A bare array of root categories, each with its subcategories nested recursively, every level sorted by name.',
+      description:
+        'A bare array of root categories, each with its subcategories nested recursively, every level sorted by name.',
       tags: ['categories'],
       querystring: CategoryListQuery,
       response: { 200: CategoryTree, ...errorResponses(400, 404) },

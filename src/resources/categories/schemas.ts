@@ -26,8 +26,15 @@ export interface CategoryNode {
 export const CategoryTree = Type.Array(Type.Ref('Category'));
 
 export const CategoryListQuery = Type.Object(
-  { 'root-category': Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this category and its subtree' })) },
+  {
+    'root-category': Type.Optional(
+      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this category and its subtree' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-export const CategoryParams = Type.Object({ project_id: Type.String(), category: Type.String({ description: 'category id or handle' }) });
+export const CategoryParams = Type.Object({
+  project_id: Type.String(),
+  category: Type.String({ description: 'category id or handle' }),
+});

@@ -41,9 +41,19 @@ export async function listOrders(
   perpage: number,
   counts?: CountScope,
 ): Promise<{ rows: OrderRow[]; total: number }> {
-  const count = async () => Number((await filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async () =>
+    Number(
+      (
+        await filtered(db, filter)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   // The total is cached per filter and data_version (src/cache/count-cache.ts).
-  const key = JSON.stringify(['orders', { ...filter, customerEmail: filter.customerEmail === undefined ? undefined : emailKey(filter.customerEmail) }]);
+  const key = JSON.stringify([
+    'orders',
+    { ...filter, customerEmail: filter.customerEmail === undefined ? undefined : emailKey(filter.customerEmail) },
+  ]);
   const [rows, total] = await Promise.all([
     filtered(db, filter)
       .selectAll()
@@ -58,11 +68,20 @@ export async function listOrders(
 }
 
 export async function findOrder(db: Kysely<Database>, projectId: string, id: number): Promise<OrderRow | undefined> {
-  return db.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Items of each order, in stored position order (one query for a whole page). */
-export async function itemsOf(db: Kysely<Database>, projectId: string, orderIds: number[]): Promise<Map<number, OrderItemRow[]>> {
+export async function itemsOf(
+  db: Kysely<Database>,
+  projectId: string,
+  orderIds: number[],
+): Promise<Map<number, OrderItemRow[]>> {
   const out = new Map<number, OrderItemRow[]>(orderIds.map((id) => [id, []]));
   if (orderIds.length === 0) return out;
   const rows = await db

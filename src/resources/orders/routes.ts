@@ -46,7 +46,11 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
         perpage,
         { cache: app.counts, project: request.project },
       );
-      const items = await itemsOf(app.storage.db, request.project.id, rows.map((r) => r.id));
+      const items = await itemsOf(
+        app.storage.db,
+        request.project.id,
+        rows.map((r) => r.id),
+      );
       return { data: rows.map((r) => presentOrder(r, items.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
     },
   });

@@ -47,7 +47,9 @@ export const OrderListQuery = Type.Object(
     fulfillment_status: Type.Optional(FulfillmentStatus),
     is_canceled: Type.Optional(Flag),
     is_archived: Type.Optional(Flag),
-    customer_email: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: 'matched case-insensitively' })),
+    customer_email: Type.Optional(
+      Type.String({ format: 'email', maxLength: 320, description: 'matched case-insensitively' }),
+    ),
     created_after: Type.Optional(UnixSeconds('unix seconds; only orders created after it (exclusive)')),
     created_before: Type.Optional(UnixSeconds('unix seconds; only orders created before it (exclusive)')),
   },
@@ -56,7 +58,9 @@ export const OrderListQuery = Type.Object(
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
 // SPEC 4.5 names the strings "true"/"false" for the flags; JSON booleans are accepted too.
-const FlagInput = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')], { description: 'true or false, as a JSON boolean or a string' });
+const FlagInput = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')], {
+  description: 'true or false, as a JSON boolean or a string',
+});
 
 export const OrderUpdate = Type.Object(
   {
@@ -70,4 +74,7 @@ export const OrderUpdate = Type.Object(
 );
 export type OrderUpdate = Static<typeof OrderUpdate>;
 
-export const OrderParams = Type.Object({ project_id: Type.String(), order_id: Type.String({ description: 'order id' }) });
+export const OrderParams = Type.Object({
+  project_id: Type.String(),
+  order_id: Type.String({ description: 'order id' }),
+});

@@ -3,7 +3,11 @@ import type { Database } from '../../db/schema.js';
 import type { Plan } from './schemas.js';
 
 /** Plans with their prices; `onlyActive` for the public list, `id` for one plan. */
-export async function findPlans(db: Kysely<Database>, projectId: string, where: { onlyActive?: boolean; id?: number }): Promise<Plan[]> {
+export async function findPlans(
+  db: Kysely<Database>,
+  projectId: string,
+  where: { onlyActive?: boolean; id?: number },
+): Promise<Plan[]> {
   let q = db.selectFrom('plans').selectAll().where('project_id', '=', projectId);
   if (where.onlyActive) q = q.where('status', '=', 'active');
   if (where.id !== undefined) q = q.where('id', '=', where.id);
@@ -13,7 +17,11 @@ export async function findPlans(db: Kysely<Database>, projectId: string, where: 
     .selectFrom('plan_prices')
     .select(['id', 'plan_id', 'amount', 'currency', 'interval', 'interval_count', 'trial_days'])
     .where('project_id', '=', projectId)
-    .where('plan_id', 'in', plans.map((p) => p.id))
+    .where(
+      'plan_id',
+      'in',
+      plans.map((p) => p.id),
+    )
     .orderBy('amount')
     .orderBy('id')
     .execute();

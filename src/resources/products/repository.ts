@@ -19,7 +19,13 @@ export interface ProductFilter {
 
 /** The filter as a count-cache key: every field that changes which rows match. */
 function filterKey(f: ProductFilter): string {
-  return JSON.stringify(['products', f.includeHidden, f.categoryId ?? null, f.search ?? null, f.ids ? [...new Set(f.ids)].sort((a, b) => a - b) : null]);
+  return JSON.stringify([
+    'products',
+    f.includeHidden,
+    f.categoryId ?? null,
+    f.search ?? null,
+    f.ids ? [...new Set(f.ids)].sort((a, b) => a - b) : null,
+  ]);
 }
 
 const ORDER_COLUMNS = { name: 'name_key', price: 'price', date: 'created_at', custom: 'custom_sort' } as const;
@@ -36,7 +42,11 @@ function filtered(db: Kysely<Database>, f: ProductFilter, walk = true): SelectQu
   if (f.categoryId !== undefined && !walk) {
     const categoryId = f.categoryId;
     q = q.where('products.id', 'in', (eb) =>
-      eb.selectFrom('product_categories as pc').select('pc.product_id').where('pc.project_id', '=', f.projectId).where('pc.category_id', '=', categoryId),
+      eb
+        .selectFrom('product_categories as pc')
+        .select('pc.product_id')
+        .where('pc.project_id', '=', f.projectId)
+        .where('pc.category_id', '=', categoryId),
     );
   } else if (f.categoryId !== undefined) {
     const categoryId = f.categoryId;
@@ -66,7 +76,14 @@ export async function listProducts(
   // A search term holding the field separator could only match across two fields.
   if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
   const countOf = (f: ProductFilter) => {
-    const count = async () => Number((await filtered(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await filtered(db, f)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     return counts ? counts.cache.get(counts.project, filterKey(f), count) : count();
   };
   const offset = (page - 1) * perpage;
@@ -79,13 +96,23 @@ export async function listProducts(
   // SQLite, a category or a searched term: the totals (cached) tell how dense the matches
   // are. Walking the ordering's index reads about (offset + perpage) * all / matches rows;
   // starting from the matches reads and sorts all of them. Take the cheaper.
-  const [total, all] = await Promise.all([countOf(filter), countOf({ projectId: filter.projectId, includeHidden: filter.includeHidden })]);
+  const [total, all] = await Promise.all([
+    countOf(filter),
+    countOf({ projectId: filter.projectId, includeHidden: filter.includeHidden }),
+  ]);
   if (offset >= total) return { rows: [], total };
   const walk = total * total > (offset + perpage) * all;
   return { rows: await pageOf(db, filter, order, offset, perpage, walk), total };
 }
 
-async function pageOf(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[], offset: number, perpage: number, walk: boolean): Promise<ProductRow[]> {
+async function pageOf(
+  db: Kysely<Database>,
+  filter: ProductFilter,
+  order: OrderClause[],
+  offset: number,
+  perpage: number,
+  walk: boolean,
+): Promise<ProductRow[]> {
   let q = filtered(db, filter, walk).selectAll('products');
   for (const clause of order) {
     const [key, dir] = clause.split('_') as [keyof typeof ORDER_COLUMNS, 'asc' | 'desc'];
@@ -111,7 +138,12 @@ async function pageOf(db: Kysely<Database>, filter: ProductFilter, order: OrderC
   return q.limit(perpage).offset(offset).execute();
 }
 
-export async function findProduct(db: Kysely<Database>, projectId: string, ref: Ref, includeHidden: boolean): Promise<ProductRow | undefined> {
+export async function findProduct(
+  db: Kysely<Database>,
+  projectId: string,
+  ref: Ref,
+  includeHidden: boolean,
+): Promise<ProductRow | undefined> {
   let q = db.selectFrom('products').selectAll().where('project_id', '=', projectId);
   q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('handle', '=', ref.handle);
   if (!includeHidden) q = q.where('show_in_store', '=', 1);
@@ -119,7 +151,11 @@ export async function findProduct(db: Kysely<Database>, projectId: string, ref: 
 }
 
 /** Category ids of each product, ascending. */
-export async function categoryIdsOf(db: Kysely<Database>, projectId: string, productIds: number[]): Promise<Map<number, number[]>> {
+export async function categoryIdsOf(
+  db: Kysely<Database>,
+  projectId: string,
+  productIds: number[],
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return out;
   const rows = await db
@@ -161,10 +197,16 @@ export async function updateProduct(
 
     const type = changes.inventory_type ?? current.inventory_type;
     if (changes.in_stock !== undefined && type === 'advanced') {
-      throw invalid('in_stock', 'applies only to simple products; this product is advanced (send stock_quantity instead)');
+      throw invalid(
+        'in_stock',
+        'applies only to simple products; this product is advanced (send stock_quantity instead)',
+      );
     }
     if (changes.stock_quantity !== undefined && type === 'simple') {
-      throw invalid('stock_quantity', 'applies only to advanced products; this product is simple (send in_stock instead)');
+      throw invalid(
+        'stock_quantity',
+        'applies only to advanced products; this product is simple (send in_stock instead)',
+      );
     }
     if (changes.name !== undefined && changes.name.trim() === '') throw invalid('name', 'must not be only white space');
 
@@ -179,7 +221,12 @@ export async function updateProduct(
     if (changes.in_stock !== undefined) set.in_stock = changes.in_stock ? 1 : 0;
     if (changes.stock_quantity !== undefined) set.stock_quantity = changes.stock_quantity;
 
-    await trx.updateTable('products').set(set).where('project_id', '=', projectId).where('id', '=', current.id).execute();
+    await trx
+      .updateTable('products')
+      .set(set)
+      .where('project_id', '=', projectId)
+      .where('id', '=', current.id)
+      .execute();
     return { ...current, ...set };
   });
 }

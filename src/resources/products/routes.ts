@@ -51,7 +51,11 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
         perpage,
         { cache: app.counts, project: request.project },
       );
-      const categories = await categoryIdsOf(app.storage.db, request.project.id, rows.map((r) => r.id));
+      const categories = await categoryIdsOf(
+        app.storage.db,
+        request.project.id,
+        rows.map((r) => r.id),
+      );
       return {
         data: rows.map((r) => presentProduct(r, request.project.currency, categories.get(r.id) ?? [])),
         meta: pageMeta(page, perpage, total),

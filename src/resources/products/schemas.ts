@@ -1,7 +1,16 @@
 import { type Static, Type } from 'typebox';
 import { Id, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
 
-export const ORDER_CLAUSES = ['name_asc', 'name_desc', 'price_asc', 'price_desc', 'date_asc', 'date_desc', 'custom_asc', 'custom_desc'] as const;
+export const ORDER_CLAUSES = [
+  'name_asc',
+  'name_desc',
+  'price_asc',
+  'price_desc',
+  'date_asc',
+  'date_desc',
+  'custom_asc',
+  'custom_desc',
+] as const;
 export type OrderClause = (typeof ORDER_CLAUSES)[number];
 
 export const InventoryType = Type.Enum(['simple', 'advanced']);
@@ -19,7 +28,9 @@ export const Product = Type.Object(
     currency: Type.String({ description: "the project's ISO 4217 currency" }),
     inventory_type: InventoryType,
     in_stock: Type.Boolean({ description: 'simple: the stored flag; advanced: stock_quantity > 0' }),
-    stock_quantity: Type.Union([Type.Integer(), Type.Null()], { description: 'advanced: the stored count; simple: null' }),
+    stock_quantity: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'advanced: the stored count; simple: null',
+    }),
     show_in_store: Type.Boolean({ description: 'false: the product is hidden' }),
     custom_sort: Type.Integer(),
     category_ids: Type.Array(Type.Integer()),
@@ -39,17 +50,30 @@ export const ProductListQuery = Type.Object(
   {
     page: Type.Optional(Page),
     perpage: Type.Optional(PerPage),
-    category: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'category id: products directly in it' })),
-    search: Type.Optional(Type.String({ maxLength: 256, description: 'case-insensitive substring of name, description or SKU' })),
+    category: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'category id: products directly in it',
+      }),
+    ),
+    search: Type.Optional(
+      Type.String({ maxLength: 256, description: 'case-insensitive substring of name, description or SKU' }),
+    ),
     ids: Type.Optional(Type.String({ description: 'comma-separated product ids, at most 100' })),
-    order: Type.Optional(Type.String({ description: `comma-separated clauses of ${ORDER_CLAUSES.join(', ')}; default date_desc` })),
+    order: Type.Optional(
+      Type.String({ description: `comma-separated clauses of ${ORDER_CLAUSES.join(', ')}; default date_desc` }),
+    ),
     fetch_hidden: Type.Optional(FetchHidden),
   },
   { additionalProperties: false },
 );
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
-export const ProductGetQuery = Type.Object({ fetch_hidden: Type.Optional(FetchHidden) }, { additionalProperties: false });
+export const ProductGetQuery = Type.Object(
+  { fetch_hidden: Type.Optional(FetchHidden) },
+  { additionalProperties: false },
+);
 
 export const ProductUpdate = Type.Object(
   {
@@ -57,7 +81,9 @@ export const ProductUpdate = Type.Object(
     price: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 })),
     inventory_type: Type.Optional(InventoryType),
     in_stock: Type.Optional(Type.Boolean({ description: 'only for simple products' })),
-    stock_quantity: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'only for advanced products' })),
+    stock_quantity: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 100_000, description: 'only for advanced products' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -21,12 +21,23 @@ export async function findProjects(db: Kysely<Database>, ids: string[]): Promise
   return db.selectFrom('projects').selectAll().where('id', 'in', ids).execute();
 }
 
-export async function upsertProject(db: Kysely<Database>, p: { id: string; name: string; currency: string }): Promise<void> {
+export async function upsertProject(
+  db: Kysely<Database>,
+  p: { id: string; name: string; currency: string },
+): Promise<void> {
   const t = Math.floor(Date.now() / 1000);
   await db
     .insertInto('projects')
     .values({ ...p, created_at: t, updated_at: t })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name: p.name, currency: p.currency, updated_at: t, data_version: sql`projects.data_version + 1` }))
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet({
+          name: p.name,
+          currency: p.currency,
+          updated_at: t,
+          data_version: sql`projects.data_version + 1`,
+        }),
+    )
     .execute();
 }
-

@@ -18,5 +18,11 @@ export function presentUser(row: UserRow, subscriptions: SubscriptionRow[]): Use
 }
 
 function presentSubscription(row: SubscriptionRow): Subscription {
-  return { plan_id: row.plan_id, price_id: row.price_id, status: row.status, started_at: row.started_at, canceled_at: row.canceled_at };
+  return {
+    plan_id: row.plan_id,
+    price_id: row.price_id,
+    status: row.status,
+    started_at: row.started_at,
+    canceled_at: row.canceled_at,
+  };
 }

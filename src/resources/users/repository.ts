@@ -3,7 +3,12 @@ import type { Database } from '../../db/schema.js';
 import type { SubscriptionRow, UserRow } from './present.js';
 
 /** One page of a project's users, newest first; walks the users_by_created index. */
-export async function listUsers(db: Kysely<Database>, projectId: string, page: number, perpage: number): Promise<{ rows: UserRow[]; total: number }> {
+export async function listUsers(
+  db: Kysely<Database>,
+  projectId: string,
+  page: number,
+  perpage: number,
+): Promise<{ rows: UserRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('users')
@@ -14,7 +19,11 @@ export async function listUsers(db: Kysely<Database>, projectId: string, page: n
       .limit(perpage)
       .offset((page - 1) * perpage)
       .execute(),
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }
@@ -24,7 +33,11 @@ export async function findUser(db: Kysely<Database>, projectId: string, id: numb
 }
 
 /** Subscriptions of each user, in stored position order (one query for a whole page). */
-export async function subscriptionsOf(db: Kysely<Database>, projectId: string, userIds: number[]): Promise<Map<number, SubscriptionRow[]>> {
+export async function subscriptionsOf(
+  db: Kysely<Database>,
+  projectId: string,
+  userIds: number[],
+): Promise<Map<number, SubscriptionRow[]>> {
   const out = new Map<number, SubscriptionRow[]>(userIds.map((id) => [id, []]));
   if (userIds.length === 0) return out;
   const rows = await db

@@ -24,8 +24,15 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
       const page = request.query.page ?? 1;
       const perpage = request.query.perpage ?? 20;
       const { rows, total } = await listUsers(app.storage.db, request.project.id, page, perpage);
-      const subscriptions = await subscriptionsOf(app.storage.db, request.project.id, rows.map((r) => r.id));
-      return { data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
+      const subscriptions = await subscriptionsOf(
+        app.storage.db,
+        request.project.id,
+        rows.map((r) => r.id),
+      );
+      return {
+        data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])),
+        meta: pageMeta(page, perpage, total),
+      };
     },
   });
 

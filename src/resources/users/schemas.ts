@@ -29,7 +29,10 @@ export type User = Static<typeof User>;
 
 export const UserList = PagedList(Type.Ref('User'));
 
-export const UserListQuery = Type.Object({ page: Type.Optional(Page), perpage: Type.Optional(PerPage) }, { additionalProperties: false });
+export const UserListQuery = Type.Object(
+  { page: Type.Optional(Page), perpage: Type.Optional(PerPage) },
+  { additionalProperties: false },
+);
 export type UserListQuery = Static<typeof UserListQuery>;
 
 export const UserParams = Type.Object({ project_id: Type.String(), user_id: Type.String({ description: 'user id' }) });
