@@ -17,7 +17,7 @@ export async function load(
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url, connections: options.connections, headers: options.headers, pipelining: 1, duration: options.seconds },
-      (err, res) => (err ? reject(err) : resolve(res)),
+      (err, res) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(res)),
     );
     instance.on('response', (_client: unknown, status: number) => {
       if (status !== options.expect) unexpected++;

@@ -33,9 +33,9 @@ const { values } = parseArgs({
   },
 });
 
-const smoke = values.smoke!;
-const sizes = (smoke ? '300' : values.sizes!).split(',').map(Number);
-const backends = values.backends!.split(',') as ('sqlite' | 'postgres')[];
+const smoke = values.smoke;
+const sizes = (smoke ? '300' : values.sizes).split(',').map(Number);
+const backends = values.backends.split(',') as ('sqlite' | 'postgres')[];
 const seconds = smoke ? 0.3 : Number(values.duration);
 const connections = smoke ? 4 : Number(values.connections);
 const warmup = smoke ? 0 : Number(values.warmup);
@@ -56,8 +56,8 @@ async function main(): Promise<void> {
     results: [],
     imports: [],
   };
-  mkdirSync(values.out!, { recursive: true });
-  const file = join(values.out!, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
+  mkdirSync(values.out, { recursive: true });
+  const file = join(values.out, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
   // Written after every step, so that a long run that is stopped still leaves its figures.
   const save = () => writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
   const basePort = await freePort();
@@ -120,7 +120,7 @@ async function createDatabase(
   };
   await admin(`drop database if exists ${name}`);
   await admin(`create database ${name}`);
-  const url = new URL(values.postgres!);
+  const url = new URL(values.postgres);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
@@ -225,7 +225,7 @@ async function findFixtures(base: string, key: string, size: number): Promise<Fi
   const get = async (path: string) => {
     const res = await fetch(base + path);
     if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status}`);
-    return { body: (await res.json()) as any, etag: res.headers.get('etag')! };
+    return { body: await res.json(), etag: res.headers.get('etag')! };
   };
   const middle = await get(`/products/?perpage=1&page=${Math.max(1, Math.floor(size / 2))}`);
   const p = middle.body.data[0];

@@ -76,7 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: limits.headersTimeoutMs,
       connectionsCheckingInterval: Math.min(limits.headersTimeoutMs, 1000),
-    } as object,
+    },
     // While closing, requests already on open connections are still answered (and get
     // `Connection: close`) rather than a bare 503 outside the error envelope.
     return503OnClosing: false,

@@ -64,7 +64,7 @@ function connectSqlite(path: string): Storage {
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === 20 || oid === 1700) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
 };
 
@@ -125,7 +125,7 @@ function releasingBroken(pool: pg.Pool) {
   return {
     async connect() {
       const client = await pool.connect();
-      const release = client.release;
+      const release = client.release.bind(client);
       client.release = (err?: Error | boolean) => release(err ?? broken.has(client));
       return client;
     },

@@ -24,5 +24,5 @@ export function withStatementCache(sqlite: SQLite.Database, size = 500): SqliteD
       statements.clear();
       sqlite.close();
     },
-  } as SqliteDatabase;
+  };
 }

@@ -65,7 +65,7 @@ export async function exportProject(db: Kysely<Database>, projectId: string, out
       show_in_store: r.show_in_store === 1,
       custom_sort: r.custom_sort,
       category_ids: (categoryIds.get(r.id) ?? []).map((l) => l.category_id),
-      images: JSON.parse(r.images),
+      images: JSON.parse(r.images) as { url: string; alt: string }[],
       created_at: r.created_at,
       updated_at: r.updated_at,
     }));

@@ -25,8 +25,7 @@ export const ErrorBody = Type.Object(
 /** Response schemas for the error statuses a route can answer. */
 export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  for (const status of statuses)
-    out[status] = Type.Ref('Error', { description: codeFor(status) }) as unknown as TSchema;
+  for (const status of statuses) out[status] = Type.Ref('Error', { description: codeFor(status) });
   return out;
 }
 

@@ -67,7 +67,7 @@ export function rejectNul(value: unknown, path: string): void {
 export function describeRule(schema: JsonSchema | undefined, keyword?: string): string | undefined {
   if (!schema) return undefined;
   if (keyword === 'pattern')
-    return schema.description ? `must be ${schema.description}` : `must match ${schema.pattern}`;
+    return schema.description ? `must be ${schema.description as string}` : `must match ${schema.pattern as string}`;
   const literals = literalValues(schema);
   if (literals) return `must be one of ${literals.join(', ')}`;
   const min = schema.minimum as number | undefined;
@@ -98,7 +98,7 @@ export function describeRule(schema: JsonSchema | undefined, keyword?: string): 
 }
 
 function literalValues(schema: JsonSchema): unknown[] | undefined {
-  if (Array.isArray(schema.enum)) return schema.enum;
+  if (Array.isArray(schema.enum)) return schema.enum as unknown[];
   const options = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (Array.isArray(options) && options.every((o) => 'const' in o)) return options.map((o) => o.const);
   // A boolean-or-string-literal union (is_canceled: true/false/"true"/"false").
@@ -115,7 +115,7 @@ export function ajvDetails(
   const details: ErrorDetail[] = [];
   for (const e of errors as Array<FastifySchemaValidationError & { parentSchema?: JsonSchema }>) {
     const path = fieldPath(e.instancePath);
-    const params = e.params as Record<string, unknown>;
+    const params = e.params;
     let detail: ErrorDetail;
     if (e.keyword === 'additionalProperties') {
       detail = { field: join(path, String(params.additionalProperty)), message: `is not a known ${where}` };

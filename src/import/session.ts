@@ -311,7 +311,7 @@ export class ImportSession {
     }
     if (staged.length === 0) return;
     const pid = this.project!.id;
-    const ids = staged.map((s) => s.row.id as number);
+    const ids = staged.map((s) => s.row.id);
     await upsert(
       this.trx,
       TABLES[kind],
@@ -527,6 +527,7 @@ async function insert(
   if (isPostgres(trx)) return unnestInsert(trx, table, rows);
   // SQLite: within its 32,766 parameters (7 columns at most).
   for (let i = 0; i < rows.length; i += 4000)
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of any record table
     await (trx as Kysely<any>)
       .insertInto(table)
       .values(rows.slice(i, i + 4000))
@@ -541,6 +542,7 @@ async function upsert(
 ): Promise<void> {
   if (isPostgres(trx)) return unnestInsert(trx, table, rows, ['project_id', 'id']);
   const columns = Object.keys(rows[0]).filter((c) => c !== 'project_id' && c !== 'id');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of any record table
   await (trx as Kysely<any>)
     .insertInto(table)
     .values(rows)

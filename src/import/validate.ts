@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { ajvDetails } from '../http/validation.js';
@@ -42,5 +42,5 @@ export function checkRecord(kind: Kind | 'project', value: unknown): ErrorDetail
     return [{ field: '', message: 'must be a JSON object' }];
   const v = validator(schemas[kind]);
   if (v(value)) return [];
-  return ajvDetails((v.errors ?? []) as ErrorObject[] as never, 'field', '');
+  return ajvDetails((v.errors ?? []) as never, 'field', '');
 }

@@ -99,6 +99,7 @@ export default fp(
     async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
       const pending = request.idempotency!;
       request.idempotency = null;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delete or a select builder alike
       const where = <Q extends { where: (...args: any[]) => Q }>(q: Q) =>
         q
           .where('project_id', '=', pending.projectId)

@@ -17,5 +17,5 @@ export const REDACTED_PATHS = [
 export function loggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (!logger) return false;
   const base = logger === true ? {} : (logger as Record<string, unknown>);
-  return { ...base, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } } as FastifyServerOptions['logger'];
+  return { ...base, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
 }

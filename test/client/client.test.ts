@@ -135,7 +135,11 @@ test('the project id is encoded into the path, and the key travels as a Bearer h
   const seen: { url: string; auth: string | null; type: string | null }[] = [];
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const headers = new Headers(init?.headers);
-    seen.push({ url: String(url), auth: headers.get('authorization'), type: headers.get('content-type') });
+    seen.push({
+      url: url instanceof Request ? url.url : String(url),
+      auth: headers.get('authorization'),
+      type: headers.get('content-type'),
+    });
     return Response.json({ ok: true });
   };
   const client = createClient({ baseUrl: 'http://h/prefix', projectId: 'my shop', apiKey: 'sk_1', fetch });

@@ -13,7 +13,7 @@ function counting(baseUrl: string, projectId: string, apiKey?: string) {
     baseUrl,
     projectId,
     apiKey,
-    fetch: (url, init) => (urls.push(String(url)), fetch(url, init)),
+    fetch: (url, init) => (urls.push(url instanceof Request ? url.url : String(url)), fetch(url, init)),
   });
   return { client, urls };
 }

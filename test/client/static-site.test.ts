@@ -39,7 +39,7 @@ test('the static-site example renders a page per visible product and a category 
   );
   assert.ok(
     order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])),
-    `categories nest their products in name order: ${order}`,
+    `categories nest their products in name order: ${order.join(', ')}`,
   );
   assert.doesNotMatch(index, /secret-item/, 'hidden products stay out');
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { type Server, createServer } from 'node:http';
 import { test } from 'node:test';
+import type { Storefront } from '../../src/client/browser.js';
 import { findChromium, launchChromium } from '../support/browser.js';
 import { liveServer } from './live-server.js';
 
@@ -10,7 +11,7 @@ import { liveServer } from './live-server.js';
 
 const chromium = findChromium();
 
-declare const storefront: import('../../src/client/browser.js').Storefront;
+declare const storefront: Storefront;
 
 test(
   'toolkit.js in headless Chromium, loaded by a page of another origin',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { buildWith, seed } from '../support/hardening.js';
@@ -8,7 +8,7 @@ import { buildWith, seed } from '../support/hardening.js';
 // write, conflict on a different body, shared by every process through the database).
 
 eachBackend('optimistic concurrency and idempotency', (backend) => {
-  async function setup(t: import('node:test').TestContext) {
+  async function setup(t: TestContext) {
     const built = await buildWith(t, backend);
     await seed(built.storage);
     const key = await built.key('shop');

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { connect } from '../../src/db/connect.js';
@@ -35,7 +35,7 @@ const RECORDS = [
   })),
 ];
 
-async function database(t: import('node:test').TestContext, backend: 'sqlite' | 'postgres'): Promise<string> {
+async function database(t: TestContext, backend: 'sqlite' | 'postgres'): Promise<string> {
   if (backend === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'sf-crash-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -188,7 +188,7 @@ test('slow clients: headers that never finish are cut off; oversized headers are
   const started = Date.now();
   const slow = tcpConnect(port, '127.0.0.1');
   let answer = '';
-  slow.on('data', (chunk) => (answer += chunk));
+  slow.on('data', (chunk) => (answer += String(chunk)));
   slow.on('error', () => {});
   await once(slow, 'connect');
   slow.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { PROJECT, seed } from './seed.js';
@@ -12,7 +12,7 @@ const base = `/v2/projects/${PROJECT}`;
 const json = { 'content-type': 'application/json' };
 
 eachBackend('answers conform to the OpenAPI document', (backend) => {
-  async function setup(t: import('node:test').TestContext) {
+  async function setup(t: TestContext) {
     const ctx = await testApp(t, backend);
     await seed(ctx.storage);
     const key = await ctx.key(PROJECT);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { Response } from 'light-my-request';
 import { ConformanceChecker } from '../support/openapi-conformance.js';
 import { testApp } from '../support/app.js';
@@ -7,7 +7,7 @@ import { testApp } from '../support/app.js';
 // The check that testApp runs on every answer must itself fail on what the document does
 // not describe; these answers are made up so that each kind of mismatch is seen once.
 
-async function checker(t: import('node:test').TestContext): Promise<ConformanceChecker> {
+async function checker(t: TestContext): Promise<ConformanceChecker> {
   const { app } = await testApp(t, 'sqlite');
   return new ConformanceChecker((await app.inject({ method: 'GET', url: '/v2/openapi.json' })).json());
 }

@@ -104,7 +104,7 @@ function apiPaths(app: FastifyInstance): string[] {
   const stack: string[] = [];
   const paths: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:│   |    )*)(?:├── |└── )(\S+)(?: \(([^)]*)\))?$/.exec(line);
+    const match = /^((?:│ {3}| {4})*)(?:├── |└── )(\S+)(?: \(([^)]*)\))?$/.exec(line);
     if (!match) continue;
     const depth = match[1].length / 4;
     stack.length = depth;

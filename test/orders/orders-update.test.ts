@@ -8,11 +8,11 @@ type Order = Record<string, unknown> & { updated_at: number };
 eachBackend('orders update', (backend) => {
   it('changes only the fields sent, sets updated_at and answers with the whole order', async (t) => {
     const { call, post } = await shopApp(t, backend);
-    const before = (await call('/orders/1')).json() as Order;
+    const before = (await call('/orders/1')).json<Order>();
     const start = Math.floor(Date.now() / 1000);
     const res = await post('/orders/1', { payment_status: 'refunded' });
     assert.equal(res.statusCode, 200);
-    const after = res.json() as Order;
+    const after = res.json<Order>();
     assert.ok(after.updated_at >= start && after.updated_at <= Math.floor(Date.now() / 1000) + 1);
     assert.deepEqual(after, { ...before, payment_status: 'refunded', updated_at: after.updated_at });
     assert.deepEqual((await call('/orders/1')).json(), after);
@@ -21,7 +21,7 @@ eachBackend('orders update', (backend) => {
 
   it('updates every field at once, items and the rest untouched', async (t) => {
     const { call, post } = await shopApp(t, backend);
-    const before = (await call('/orders/3')).json() as Order;
+    const before = (await call('/orders/3')).json<Order>();
     const change = {
       payment_status: 'pending',
       fulfillment_status: 'ready_for_pickup',

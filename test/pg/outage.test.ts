@@ -162,7 +162,7 @@ describe('PostgreSQL outage under load, against a real server process', { skip: 
 
     t.diagnostic(
       `outage 4 s: ${refused.length} answers 503, slowest ${ms(outageMax)}, recovered ${ms(recovery)} after the database came back; ` +
-        `partition 12 s: ${partitioned.filter((s) => s.status === 503).length} answers 503, slowest ${ms(partitionMax)}, recovered ${ms(back2! - marks.thawed)} after; ` +
+        `partition 12 s: ${partitioned.filter((s) => s.status === 503).length} answers 503, slowest ${ms(partitionMax)}, recovered ${ms(back2 - marks.thawed)} after; ` +
         `process exits: ${server.exits.length}; run ${ms(performance.now() - t0)}`,
     );
   });

@@ -144,8 +144,8 @@ export async function startProcess(
     },
   );
   let out = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (out += chunk));
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (out += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

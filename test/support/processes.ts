@@ -57,9 +57,9 @@ export async function startServe(t: TestContext, env: NodeJS.ProcessEnv): Promis
   });
   // Keep the tail of the output only: a server under load logs every failed request.
   let log = '';
-  const keep = (d: Buffer) => (log = (log + d).slice(-64 * 1024));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-64 * 1024));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {

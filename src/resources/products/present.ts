@@ -21,7 +21,7 @@ export function presentProduct(row: ProductRow, currency: string, categoryIds: n
     show_in_store: row.show_in_store === 1,
     custom_sort: row.custom_sort,
     category_ids: categoryIds,
-    images: JSON.parse(row.images),
+    images: JSON.parse(row.images) as { url: string; alt: string }[],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

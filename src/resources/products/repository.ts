@@ -36,7 +36,11 @@ const ORDER_COLUMNS = { name: 'name_key', price: 'price', date: 'created_at', cu
  * the category or the search and sorts them. PostgreSQL's planner makes this choice itself
  * from its statistics; SQLite's takes the first form whatever the numbers.
  */
-function filtered(db: Kysely<Database>, f: ProductFilter, walk = true): SelectQueryBuilder<Database, 'products', {}> {
+function filtered(
+  db: Kysely<Database>,
+  f: ProductFilter,
+  walk = true,
+): SelectQueryBuilder<Database, 'products', object> {
   let q = db.selectFrom('products').where('products.project_id', '=', f.projectId);
   if (!f.includeHidden) q = q.where('products.show_in_store', '=', 1);
   if (f.categoryId !== undefined && !walk) {
@@ -50,9 +54,10 @@ function filtered(db: Kysely<Database>, f: ProductFilter, walk = true): SelectQu
     );
   } else if (f.categoryId !== undefined) {
     const categoryId = f.categoryId;
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('product_categories as pc')
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_categories as pc')
           .select(sql`1`.as('one'))
           .whereRef('pc.project_id', '=', 'products.project_id')
           .whereRef('pc.product_id', '=', 'products.id')

@@ -75,7 +75,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const cached = app.answerCache.lookup(request, reply);
       // The stored JSON text, typed as the answer it is (the serialiser lets strings through).
-      if (cached !== undefined) return reply.send(cached as never);
+      if (cached !== undefined) return reply.send(cached);
       const ref = parseRef(request.params.product, 'product');
       const row = await findProduct(app.storage.db, request.project.id, ref, request.query.fetch_hidden === true);
       if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);

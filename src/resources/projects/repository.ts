@@ -30,14 +30,12 @@ export async function upsertProject(
     .insertInto('projects')
     .values({ ...p, created_at: t, updated_at: t })
     .onConflict((oc) =>
-      oc
-        .column('id')
-        .doUpdateSet({
-          name: p.name,
-          currency: p.currency,
-          updated_at: t,
-          data_version: sql`projects.data_version + 1`,
-        }),
+      oc.column('id').doUpdateSet({
+        name: p.name,
+        currency: p.currency,
+        updated_at: t,
+        data_version: sql`projects.data_version + 1`,
+      }),
     )
     .execute();
 }
