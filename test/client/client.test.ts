@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { ApiError, NetworkError, createClient } from '../../src/client/index.js';
 import { eachBackend } from '../support/each-backend.js';
-import { liveServer } from './live-server.js';
+import { liveServer } from '../support/live-server.js';
 
 // api(path) and the typed helpers, against a real listening server: what the API answers is
 // what the caller gets, and failures are told apart (ApiError vs NetworkError).

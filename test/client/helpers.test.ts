@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Product, createClient } from '../../src/client/index.js';
 import { eachBackend } from '../support/each-backend.js';
-import { liveServer } from './live-server.js';
+import { liveServer } from '../support/live-server.js';
 
 // The typed helpers are api() with typed paths, queries and answers; all() walks every page.
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { liveServer } from './live-server.js';
+import { liveServer } from '../support/live-server.js';
 
 // examples/static-site/build.js run as its README says, against a live server: it must keep
 // working as the client changes.

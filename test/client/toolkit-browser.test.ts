@@ -3,7 +3,7 @@ import { type Server, createServer } from 'node:http';
 import { test } from 'node:test';
 import type { Storefront } from '../../src/client/browser.js';
 import { findChromium, launchChromium } from '../support/browser.js';
-import { liveServer } from './live-server.js';
+import { liveServer } from '../support/live-server.js';
 
 // The toolkit as a shop's page uses it: a page on another origin loads
 // <script src="{api}/toolkit.js" data-project="shop"> and calls storefront.api() in Chromium,

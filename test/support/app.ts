@@ -1,15 +1,15 @@
 import { type TestContext, after, before } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp } from '../../src/app.js';
 import type { Backend, Storage } from '../../src/db/connect.js';
 import { createKey } from '../../src/keys/repository.js';
 import { OPENAPI_PATH } from '../../src/openapi/plugin.js';
 import { ConformanceChecker } from './openapi-conformance.js';
 import { openStorage } from './storage.js';
 
-// Every answer of `app.inject` on these apps is checked against the app's own OpenAPI
-// document (test/support/openapi-conformance.ts says how and lists the exceptions): a test
-// that gets an answer the document does not describe fails.
+// The one way tests build the app. Every answer of `app.inject` on these apps is checked
+// against the app's own OpenAPI document (test/support/openapi-conformance.ts says how and
+// lists the exceptions): a test that gets an answer the document does not describe fails.
 
 export interface TestApp {
   app: FastifyInstance;
@@ -18,42 +18,52 @@ export interface TestApp {
   key(projectId: string): Promise<string>;
 }
 
-/** A fresh app on fresh storage, closed when the test ends. */
-export async function testApp(t: TestContext, backend: Backend): Promise<TestApp> {
-  const storage = await openStorage(backend);
-  const app = await buildApp({ storage });
+export interface TestAppOptions extends Omit<AppOptions, 'storage'> {
+  /** storage to build on (another "process" on the same database); the caller closes it */
+  storage?: Storage;
+}
+
+/** An app closed when the test ends; on fresh storage unless `options.storage` is given. */
+export async function testApp(t: TestContext, backend: Backend, options: TestAppOptions = {}): Promise<TestApp> {
+  const { storage: given, ...appOptions } = options;
+  const storage = given ?? (await openStorage(backend));
+  const app = await buildApp({ ...appOptions, storage });
   t.after(async () => {
     await app.close();
-    await storage.close();
+    if (!given) await storage.close();
   });
   checkAnswers(app);
-  return { app, storage, key: async (projectId) => (await createKey(storage.db, projectId, 'test')).key };
+  return { app, storage, key: keyMaker(storage) };
 }
 
 /**
  * One app shared by the read-only tests of a suite: call it in the suite's body. It is built
  * (and seeded) before the first test and closed after the last. Use its fields in tests only.
  */
-export function suiteApp(backend: Backend, seed?: (t: TestApp) => Promise<void>): TestApp {
+export function suiteApp(
+  backend: Backend,
+  seed?: (t: TestApp) => Promise<void>,
+  options: Omit<AppOptions, 'storage'> = {},
+): TestApp {
   const shared = {} as TestApp;
   let close: (() => Promise<void>) | undefined;
   before(async () => {
     const storage = await openStorage(backend);
-    const app = await buildApp({ storage });
+    const app = await buildApp({ ...options, storage });
     close = async () => {
       await app.close();
       await storage.close();
     };
     checkAnswers(app);
-    Object.assign(shared, {
-      app,
-      storage,
-      key: async (projectId: string) => (await createKey(storage.db, projectId, 'test')).key,
-    });
+    Object.assign(shared, { app, storage, key: keyMaker(storage) });
     await seed?.(shared);
   });
   after(async () => close?.());
   return shared;
+}
+
+function keyMaker(storage: Storage): TestApp['key'] {
+  return async (projectId) => (await createKey(storage.db, projectId, 'test')).key;
 }
 
 // Every app builds the same document, so its compiled checker is shared across tests.

@@ -13,9 +13,16 @@ import type { Response } from 'light-my-request';
 //   document itself (they describe it; they are not part of the API);
 // - GET /toolkit.js: the browser toolkit, a script rather than part of the JSON API, hidden
 //   too (test/client/toolkit-route.test.ts checks its answers);
+// - /healthz, /readyz and /metrics: probes for the operator (docs/DEPLOY.md), hidden too
+//   (test/http/headers-logs-probes-limits.test.ts checks their answers);
 // - OPTIONS: CORS preflight, answered by @fastify/cors for every path (described in the
 //   document's introduction, not per path);
+// - a path that cannot be percent-decoded: 400 with an Error body, whatever the path;
 // - a path the document does not know: it must be the generic 404 with an Error body;
+// - a path or method the document does not know, in a request that every route would refuse
+//   (a body that is not JSON, empty or over 64 KiB, a query parameter given twice): those
+//   checks run before routing, so 400, 413 or 415 with an Error body comes before the 404 or 405;
+// - an empty path segment is matched like any other value (as the router does);
 // - a method a documented path does not serve: it must be 405 with an Error body and an
 //   Allow header listing exactly the documented methods (+ HEAD with GET, + OPTIONS);
 //   those catch-all routes (src/http/method-not-allowed.ts) are hidden from the document;
@@ -31,8 +38,9 @@ interface Document {
   paths: Record<string, PathItem>;
 }
 
-const HIDDEN = [/^\/v2\/openapi\.json\/?$/, /^\/docs(\/|$)/, /^\/toolkit\.js\/?$/];
+const HIDDEN = [/^\/v2\/openapi\.json\/?$/, /^\/docs(\/|$)/, /^\/toolkit\.js\/?$/, /^\/(healthz|readyz|metrics)\/?$/];
 const DOCUMENT_ID = 'openapi.json';
+const REFUSED_BEFORE_ROUTING = [400, 413, 415];
 
 export class ConformanceChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -52,7 +60,7 @@ export class ConformanceChecker {
         `^${trimSlash(template)
           .split(/\{[^}]+\}/)
           .map(escape)
-          .join('[^/]+')}$`,
+          .join('[^/]*')}$`,
       ),
     }));
   }
@@ -65,12 +73,18 @@ export class ConformanceChecker {
     if (method === 'OPTIONS' || HIDDEN.some((p) => p.test(path))) return;
 
     const matches = this.paths.filter((p) => p.pattern.test(trimSlash(path))).sort((a, b) => a.params - b.params);
+    const operation = matches.length ? matches[0].item[method === 'HEAD' ? 'get' : method.toLowerCase()] : undefined;
+    if (!operation && REFUSED_BEFORE_ROUTING.includes(response.statusCode))
+      return this.checkErrorBody(response, method, where);
+    if (!decodable(path)) {
+      expect(response.statusCode === 400, `${where}: a path that cannot be decoded must be 400`, response);
+      return this.checkErrorBody(response, method, where);
+    }
     if (matches.length === 0) {
       expect(response.statusCode === 404, `${where}: a path missing from the document must be 404`, response);
-      return this.checkBody(response, '#/components/schemas/Error', where);
+      return this.checkErrorBody(response, method, where);
     }
     const { template, item } = matches[0];
-    const operation = item[method === 'HEAD' ? 'get' : method.toLowerCase()];
     if (!operation) {
       expect(
         response.statusCode === 405,
@@ -89,7 +103,7 @@ export class ConformanceChecker {
         `${where}: Allow "${response.headers.allow}" differs from the documented methods ${[...expected].join(', ')}`,
         response,
       );
-      return this.checkBody(response, '#/components/schemas/Error', where);
+      return this.checkErrorBody(response, method, where);
     }
 
     const status = String(response.statusCode);
@@ -113,6 +127,12 @@ export class ConformanceChecker {
           : `${status[0]}XX`;
     const pointer = `#/paths/${encodeURIComponent(escapePointer(template))}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
     this.checkBody(response, pointer, where);
+  }
+
+  /** The Error envelope; none at all for HEAD, which never has a body. */
+  private checkErrorBody(response: Response, method: string, where: string): void {
+    if (method !== 'HEAD') return this.checkBody(response, '#/components/schemas/Error', where);
+    expect(response.rawPayload.length === 0, `${where}: an answer to HEAD has no body`, response);
   }
 
   private checkBody(response: Response, pointer: string, where: string): void {
@@ -154,8 +174,17 @@ function expect(ok: boolean, message: string, response: Response): asserts ok {
   throw new AssertionError({ message: `OpenAPI conformance: ${message}\n  body: ${body}` });
 }
 
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function trimSlash(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return path.length > 1 ? path.replace(/\/$/, '') : path;
 }
 
 function escape(text: string): string {

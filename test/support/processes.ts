@@ -34,11 +34,23 @@ export interface ServerProcess {
   url: string;
   /** every exit of the process, with its code or signal */
   exits: { code: number | null; signal: NodeJS.Signals | null }[];
+  /** the exit code of the process, once it has exited */
+  exited: Promise<number | null>;
+  /** what the process wrote: its last 64 KiB, or all of it with `fullLog` */
   output(): string;
 }
 
+export interface ServeOptions {
+  /** keep all the output (to read every log line), not only its tail */
+  fullLog?: boolean;
+}
+
 /** Starts `storefront serve` on a free port and waits until it answers (at most 20 s). */
-export async function startServe(t: TestContext, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+export async function startServe(
+  t: TestContext,
+  env: NodeJS.ProcessEnv,
+  options: ServeOptions = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
     // Rate limits have tests of their own; these servers are hammered on purpose.
@@ -47,6 +59,7 @@ export async function startServe(t: TestContext, env: NodeJS.ProcessEnv): Promis
   });
   const exits: ServerProcess['exits'] = [];
   child.on('exit', (code, signal) => exits.push({ code, signal }));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   t.after(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -57,7 +70,9 @@ export async function startServe(t: TestContext, env: NodeJS.ProcessEnv): Promis
   });
   // Keep the tail of the output only: a server under load logs every failed request.
   let log = '';
-  const keep = (d: Buffer) => (log = (log + d.toString()).slice(-64 * 1024));
+  const keep = options.fullLog
+    ? (d: Buffer) => (log += d.toString())
+    : (d: Buffer) => (log = (log + d.toString()).slice(-64 * 1024));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
@@ -72,10 +87,11 @@ export async function startServe(t: TestContext, env: NodeJS.ProcessEnv): Promis
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return { child, url, exits, output: () => log };
+  return { child, url, exits, exited, output: () => log };
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port nothing listens on right now. */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;

@@ -1,20 +1,22 @@
-import type { TestContext } from 'node:test';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { Backend } from '../../src/db/connect.js';
+import type { Storage } from '../../src/db/connect.js';
 import { importDocument } from '../../src/import/import.js';
 import type { OrderRecord, UserRecord } from '../../src/import/records.js';
-import { type TestApp, testApp } from './app.js';
 
-// A small shop whose users and orders are chosen so that every ordering rule and filter of
-// the users and orders lists has something to tell apart: ties on created_at, e-mail
-// addresses in mixed case, every status, and a second project that reuses the same ids.
+// The one fixture shop of the tests, written through the importer as a user would. Its data
+// is chosen so that every ordering rule and filter has something to tell apart: names equal
+// but for case, ties on price and on created_at, a hidden product (id 3, "Hidden gem."), both
+// inventory modes, nested categories, plans of every status, users with subscriptions in a
+// stored order, orders of every status and e-mail addresses in mixed case. The second
+// project, "other", reuses the shop's ids (product, category, plan, user and order 1) and has
+// records the shop lacks (hidden product 8, user 42, order 77); its names are single words
+// found nowhere else ("Otherapple", …) so that a test can search any answer for a leak.
 
 export const SHOP = 'shop';
 export const OTHER = 'other';
 
 export const SHOP_ORDERS: OrderRecord[] = [
   order(1, 1000, 'ada@example.com', 'paid', 'shipped', false, false, [
-    { product_id: 12, name: 'Linen shirt', quantity: 2, price: 4900 },
+    { product_id: 7, name: 'Knife', quantity: 2, price: 2500 },
     { product_id: null, name: 'A removed scarf', quantity: 1, price: 1500 },
   ]),
   order(2, 2000, 'Ada@Example.com', 'pending', 'unfulfilled', false, false),
@@ -35,9 +37,9 @@ export const SHOP_USERS: UserRecord[] = [
     last_login_at: null,
     // Stored order is kept, not re-sorted by plan, price or time.
     subscriptions: [
-      { plan_id: 2, price_id: 21, status: 'canceled', started_at: 2100, canceled_at: 2200 },
-      { plan_id: 1, price_id: 10, status: 'active', started_at: 2300, canceled_at: null },
-      { plan_id: 1, price_id: 11, status: 'trialing', started_at: 2400 },
+      { plan_id: 2, price_id: 3, status: 'canceled', started_at: 2100, canceled_at: 2200 },
+      { plan_id: 1, price_id: 1, status: 'active', started_at: 2300, canceled_at: null },
+      { plan_id: 1, price_id: 2, status: 'trialing', started_at: 2400 },
     ],
   },
   {
@@ -45,7 +47,7 @@ export const SHOP_USERS: UserRecord[] = [
     email: 'carol@example.com',
     name: 'Carol',
     created_at: 2000,
-    subscriptions: [{ plan_id: 1, price_id: 10, status: 'past_due', started_at: 2050 }],
+    subscriptions: [{ plan_id: 1, price_id: 1, status: 'past_due', started_at: 2050 }],
   },
   { id: 4, email: 'dan@example.com', name: 'Dan', created_at: 3000 },
   { id: 5, email: 'eve@example.com', name: 'Eve', created_at: 500 },
@@ -59,7 +61,7 @@ function order(
   fulfillment_status: OrderRecord['fulfillment_status'],
   is_canceled: boolean,
   is_archived: boolean,
-  items: OrderRecord['items'] = [{ product_id: 12, name: 'Linen shirt', quantity: 1, price: 4900 }],
+  items: OrderRecord['items'] = [{ product_id: 7, name: 'Knife', quantity: 1, price: 2500 }],
 ): OrderRecord {
   const name = customer_email.split('@')[0];
   return {
@@ -79,70 +81,154 @@ function order(
 export function shopDocument() {
   return {
     project: { id: SHOP, name: 'Shop', currency: 'EUR' },
-    products: [{ id: 12, handle: 'linen-shirt', name: 'Linen shirt', price: 4900 }],
+    categories: [
+      { id: 1, handle: 'fruit', name: 'fruit', parent_id: null },
+      { id: 2, handle: 'berries', name: 'Berries', parent_id: 1 },
+      { id: 3, handle: 'apples', name: 'apples', parent_id: 1 },
+      { id: 4, handle: 'tools', name: 'Tools', parent_id: null },
+      { id: 5, handle: 'knives', name: 'Knives', parent_id: 4 },
+      { id: 6, handle: 'small-knives', name: 'small knives', parent_id: 5 },
+    ],
+    products: [
+      {
+        id: 1,
+        handle: 'alpha',
+        name: 'apple',
+        description: 'Crisp and red.',
+        sku: 'APL-1',
+        price: 300,
+        custom_sort: 0,
+        category_ids: [1, 3],
+        created_at: 1000,
+      },
+      {
+        id: 2,
+        handle: 'bravo',
+        name: 'Banana',
+        description: 'Yellow.',
+        sku: 'BAN-1',
+        price: 100,
+        custom_sort: 5,
+        category_ids: [1],
+        created_at: 3000,
+      },
+      {
+        id: 3,
+        handle: 'charlie',
+        name: 'cherry',
+        description: 'Hidden gem.',
+        sku: 'CHE-1',
+        price: 200,
+        show_in_store: false,
+        category_ids: [2],
+        created_at: 2000,
+      },
+      {
+        id: 4,
+        handle: 'delta',
+        name: 'Apple',
+        description: 'Green.',
+        sku: 'apl-2',
+        price: 100,
+        custom_sort: 2,
+        inventory_type: 'advanced',
+        stock_quantity: 0,
+        in_stock: true,
+        created_at: 2000,
+      },
+      {
+        id: 5,
+        handle: 'echo',
+        name: 'Éclair',
+        description: 'Contains 100% cocoa_beans.',
+        sku: null,
+        price: 500,
+        created_at: 4000,
+        images: [{ url: 'https://img.example/e.jpg', alt: 'Éclair' }],
+      },
+      {
+        id: 6,
+        handle: 'foxtrot',
+        name: 'banana',
+        description: 'Back\\slash.',
+        sku: 'BAN-2',
+        price: 100,
+        inventory_type: 'advanced',
+        stock_quantity: 7,
+        created_at: 3000,
+        category_ids: [1],
+      },
+      {
+        id: 7,
+        handle: 'golf',
+        name: 'Knife',
+        description: 'Sharp.',
+        sku: 'KN-1',
+        price: 2500,
+        in_stock: false,
+        custom_sort: 1,
+        category_ids: [5],
+        created_at: 500,
+      },
+    ],
     plans: [
       {
         id: 1,
         name: 'Basic',
+        status: 'active',
         prices: [
-          { id: 10, amount: 500, interval: 'month' },
-          { id: 11, amount: 5000, interval: 'year' },
+          { id: 2, amount: 9000, interval: 'year' },
+          { id: 1, amount: 900, interval: 'month' },
         ],
       },
-      { id: 2, name: 'Old', status: 'archived', prices: [{ id: 21, amount: 900, interval: 'month' }] },
+      { id: 2, name: 'Old', status: 'archived', prices: [{ id: 3, amount: 500, interval: 'month' }] },
+      { id: 3, name: 'Gone', status: 'deleted' },
+      {
+        id: 4,
+        name: 'Team',
+        status: 'active',
+        description: 'For teams.',
+        prices: [
+          { id: 4, amount: 3000, interval: 'month', interval_count: 1, trial_days: 14 },
+          { id: 5, amount: 3000, interval: 'month', interval_count: 3 },
+        ],
+      },
+      { id: 5, name: 'Paused', status: 'deactivated' },
     ],
     users: SHOP_USERS,
     orders: SHOP_ORDERS,
   };
 }
 
-/** Another project reusing id 1, with user 42 and order 77 that the shop lacks: nothing of it may show through the shop's key or paths. */
 export function otherDocument() {
   return {
-    project: { id: OTHER, name: 'Other', currency: 'USD' },
-    users: [
-      { id: 1, email: 'other@example.com', created_at: 9000 },
-      { id: 42, email: 'x@example.com', created_at: 9001 },
+    project: { id: OTHER, name: 'Other', currency: 'JPY' },
+    categories: [{ id: 1, handle: 'secret', name: 'Secretcategory', parent_id: null }],
+    products: [
+      { id: 1, handle: 'alpha', name: 'Otherapple', price: 1, category_ids: [1], created_at: 1 },
+      { id: 8, handle: 'only-other', name: 'Otheronly', price: 1, show_in_store: false, created_at: 1 },
     ],
+    plans: [{ id: 1, name: 'Otherplan', status: 'active' }],
+    users: [
+      { id: 1, email: 'other@example.com', name: 'Otheruser', created_at: 9000 },
+      { id: 42, email: 'x@example.com', name: 'Otheruser', created_at: 9001 },
+    ],
+    // The shop's customer ada@example.com has orders here too: filters must not cross projects.
     orders: [
-      { id: 1, customer_email: 'ada@example.com', created_at: 9000, payment_status: 'paid' },
-      { id: 77, customer_email: 'ada@example.com', created_at: 9001 },
+      {
+        id: 1,
+        customer_email: 'ada@example.com',
+        customer_name: 'Otherbuyer',
+        created_at: 9000,
+        payment_status: 'paid',
+      },
+      { id: 77, customer_email: 'otherbuyer@example.com', customer_name: 'Otherbuyer', created_at: 9001 },
     ],
   };
 }
 
-export interface Shop extends TestApp {
-  /** a key of the shop project */
-  shopKey: string;
-  /** a GET (or other method) with the shop's key, unless headers say otherwise */
-  call(url: string, options?: Omit<InjectOptions, 'url'>): Promise<LightMyRequestResponse>;
-  /** a POST of a JSON body with the shop's key */
-  post(url: string, body: unknown): Promise<LightMyRequestResponse>;
-}
-
-export async function shopApp(t: TestContext, backend: Backend): Promise<Shop> {
-  const base = await testApp(t, backend);
-  await importDocument(base.storage.db, shopDocument());
-  await importDocument(base.storage.db, otherDocument());
-  const shopKey = await base.key(SHOP);
-  const call: Shop['call'] = (url, options = {}) =>
-    base.app.inject({
-      method: 'GET',
-      ...options,
-      url: `/v2/projects/${SHOP}${url}`,
-      headers: { authorization: `Bearer ${shopKey}`, ...options.headers },
-    });
-  const post: Shop['post'] = (url, body) =>
-    call(url, { method: 'POST', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-  return { ...base, shopKey, call, post };
-}
-
-/** The ids of a list answer, in order. */
-export function ids(response: LightMyRequestResponse): number[] {
-  return (response.json().data as Array<{ id: number }>).map((r) => r.id);
-}
-
-/** The error envelope of a 400, checked in full shape, with the field it names. */
-export function fieldOf(response: LightMyRequestResponse): string | undefined {
-  return response.json().error?.details?.[0]?.field;
+/** Imports the shop and the other project, as `storefront import` would. */
+export async function seedShop(storage: Storage): Promise<void> {
+  await importDocument(storage.db, shopDocument());
+  await importDocument(storage.db, otherDocument());
 }

@@ -2,7 +2,7 @@ import type { TestContext } from 'node:test';
 import type { Backend } from '../../src/db/connect.js';
 import { loadDemo } from '../../src/demo/load-demo.js';
 import { importDocument } from '../../src/import/import.js';
-import { testApp } from '../support/app.js';
+import { testApp } from './app.js';
 
 // The client talks HTTP through fetch, so its tests need a listening server (app.inject is
 // not reachable by fetch or by a browser). Each test gets its own app, storage and port.

@@ -6,7 +6,9 @@ import { describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { ConfigError, DEFAULT_RATE_LIMIT, loadConfig } from '../../src/config.js';
 import { createRedis } from '../../src/plugins/rate-limit.js';
-import { buildWith, freePort, seed } from '../support/hardening.js';
+import { testApp } from '../support/app.js';
+import { freePort } from '../support/processes.js';
+import { seedShop } from '../support/shop.js';
 
 // Rate limits per client address and per API key, in memory or shared through Redis, and
 // failing open when Redis is away.
@@ -15,8 +17,8 @@ const randomAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(
 
 describe('rate limits (in memory)', () => {
   test('per address: RateLimit-* headers count down, then 429 rate_limited with Retry-After', async (t) => {
-    const { app, storage } = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 3, windowMs: 60_000 } });
-    await seed(storage);
+    const { app, storage } = await testApp(t, 'sqlite', { rateLimit: { addressMax: 3, windowMs: 60_000 } });
+    await seedShop(storage);
     for (let i = 0; i < 3; i++) {
       const res = await app.inject({ url: '/v2/projects/shop/plans/' });
       assert.equal(res.statusCode, 200);
@@ -42,8 +44,8 @@ describe('rate limits (in memory)', () => {
   });
 
   test('made-up keys do not buy a fresh budget: 401s count against the address', async (t) => {
-    const { app, storage } = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 4 } });
-    await seed(storage);
+    const { app, storage } = await testApp(t, 'sqlite', { rateLimit: { addressMax: 4 } });
+    await seedShop(storage);
     const statuses = [];
     for (let i = 0; i < 6; i++) {
       const res = await app.inject({
@@ -56,8 +58,8 @@ describe('rate limits (in memory)', () => {
   });
 
   test('per key: one key spread over many addresses is limited; other keys and anonymous callers are not', async (t) => {
-    const { app, storage, key } = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 100, keyMax: 3 } });
-    await seed(storage);
+    const { app, storage, key } = await testApp(t, 'sqlite', { rateLimit: { addressMax: 100, keyMax: 3 } });
+    await seedShop(storage);
     const busy = await key('shop');
     const ask = (k: string) =>
       app.inject({
@@ -79,8 +81,8 @@ describe('rate limits (in memory)', () => {
 
   test('defaults are generous: a static-site build paging a big catalog from one address is not limited', async (t) => {
     assert.ok(DEFAULT_RATE_LIMIT.addressMax >= 1000 && DEFAULT_RATE_LIMIT.windowMs <= 60_000);
-    const { app, storage } = await buildWith(t, 'sqlite');
-    await seed(storage);
+    const { app, storage } = await testApp(t, 'sqlite');
+    await seedShop(storage);
     // 1,200 requests in well under a minute: 120,000 products at 100 a page.
     for (let i = 0; i < 1200; i++) {
       const res = await app.inject({ url: `/v2/projects/shop/products/?perpage=100&page=${i + 1}` });
@@ -161,9 +163,9 @@ describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
       a.disconnect();
       b.disconnect();
     });
-    const first = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 5 }, redis: a });
-    await seed(first.storage);
-    const second = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 5 }, redis: b }, first.storage);
+    const first = await testApp(t, 'sqlite', { rateLimit: { addressMax: 5 }, redis: a });
+    await seedShop(first.storage);
+    const second = await testApp(t, 'sqlite', { rateLimit: { addressMax: 5 }, redis: b, storage: first.storage });
     const address = randomAddress();
     const ask = (app: typeof first.app) => app.inject({ url: '/v2/projects/shop/plans/', remoteAddress: address });
     const statuses = [];
@@ -176,8 +178,8 @@ describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
     const cut = await proxy(new URL(REDIS_URL!));
     const redis = await ready(createRedis(cut.url));
     t.after(() => redis.disconnect());
-    const { app, storage } = await buildWith(t, 'sqlite', { rateLimit: { addressMax: 2 }, redis });
-    await seed(storage);
+    const { app, storage } = await testApp(t, 'sqlite', { rateLimit: { addressMax: 2 }, redis });
+    await seedShop(storage);
     const address = randomAddress();
     const ask = () => app.inject({ url: '/v2/projects/shop/plans/', remoteAddress: address });
     assert.deepEqual([(await ask()).statusCode, (await ask()).statusCode, (await ask()).statusCode], [200, 200, 429]);
@@ -191,10 +193,10 @@ describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
   test('a Redis that was never there (nothing listening) does not stop the service starting or answering', async (t) => {
     const port = await freePort();
     const started = Date.now();
-    const { app, storage } = await buildWith(t, 'sqlite', {
+    const { app, storage } = await testApp(t, 'sqlite', {
       rateLimit: { addressMax: 2, redisUrl: `redis://127.0.0.1:${port}` },
     });
-    await seed(storage);
+    await seedShop(storage);
     for (let i = 0; i < 10; i++) assert.equal((await app.inject({ url: '/v2/projects/shop/plans/' })).statusCode, 200);
     assert.ok(Date.now() - started < 5000);
   });

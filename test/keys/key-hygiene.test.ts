@@ -8,7 +8,8 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { checkKey, createKey, revokeKey } from '../../src/keys/repository.js';
 import { generateKey, isWellFormedKey, sameHash } from '../../src/keys/token.js';
 import { eachBackend } from '../support/each-backend.js';
-import { buildWith, seed } from '../support/hardening.js';
+import { testApp } from '../support/app.js';
+import { seedShop } from '../support/shop.js';
 
 // Key hygiene (CONTRACT 7): recognisable, random, checksummed keys; only a hash stored;
 // malformed keys refused before any database work; revocation immediate everywhere.
@@ -70,8 +71,8 @@ test('keys: hashes are compared in constant time and by value', () => {
 
 eachBackend('keys', (backend) => {
   test('only the SHA-256 of a key is stored, never the key', async (t) => {
-    const { storage } = await buildWith(t, backend);
-    await seed(storage);
+    const { storage } = await testApp(t, backend);
+    await seedShop(storage);
     const { key } = await createKey(storage.db, 'shop', 'ci');
     const rows = await storage.db.selectFrom('api_keys').selectAll().execute();
     assert.equal(rows.length, 1);
@@ -80,8 +81,8 @@ eachBackend('keys', (backend) => {
   });
 
   test('a malformed or mistyped key is refused with 401 before any database query', async (t) => {
-    const { storage, key } = await buildWith(t, backend);
-    await seed(storage);
+    const { storage, key } = await testApp(t, backend);
+    await seedShop(storage);
     const good = await key('shop');
     const typo = good.slice(0, 10) + (good[10] === 'a' ? 'b' : 'a') + good.slice(11);
     const count = counter();
@@ -107,8 +108,8 @@ eachBackend('keys', (backend) => {
   });
 
   test('last_used_at is written once, not on every request within a minute', async (t) => {
-    const { storage } = await buildWith(t, backend);
-    await seed(storage);
+    const { storage } = await testApp(t, backend);
+    await seedShop(storage);
     const { key } = await createKey(storage.db, 'shop');
     const count = counter();
     const db = storage.db.withPlugin(count.plugin);
@@ -120,8 +121,8 @@ eachBackend('keys', (backend) => {
   });
 
   test("another project's key, an unknown key and a revoked key are all 401", async (t) => {
-    const { app, storage } = await buildWith(t, backend);
-    await seed(storage);
+    const { app, storage } = await testApp(t, backend);
+    await seedShop(storage);
     const otherKey = (await createKey(storage.db, 'other')).key;
     const unknown = generateKey();
     for (const key of [otherKey, unknown]) {
@@ -144,7 +145,7 @@ test('revocation takes effect at once in another process (two connections to one
   const url = `sqlite:${join(dir, 'db.sqlite')}`;
   const first = connect(url);
   await migrateToLatest(first.db);
-  await seed(first);
+  await seedShop(first);
   const second = connect(url);
   const a = await buildApp({ storage: first });
   const b = await buildApp({ storage: second });

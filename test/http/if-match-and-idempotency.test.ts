@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { buildWith, seed } from '../support/hardening.js';
+import { testApp } from '../support/app.js';
+import { seedShop } from '../support/shop.js';
 
 // If-Match (412 on a stale ETag, nothing changed) and Idempotency-Key (replay, no second
 // write, conflict on a different body, shared by every process through the database).
 
 eachBackend('optimistic concurrency and idempotency', (backend) => {
   async function setup(t: TestContext) {
-    const built = await buildWith(t, backend);
-    await seed(built.storage);
+    const built = await testApp(t, backend);
+    await seedShop(built.storage);
     const key = await built.key('shop');
     const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
       built.app.inject({
@@ -61,18 +62,18 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
   test('If-Match on an order update: the ETag of its GET applies, a stale one is 412 and changes nothing', async (t) => {
     const { app, post, keyText } = await setup(t);
     const auth = { authorization: `Bearer ${keyText}` };
-    const etag = String((await app.inject({ url: '/v2/projects/shop/orders/1001', headers: auth })).headers.etag);
-    const ok = await post('/v2/projects/shop/orders/1001', { payment_status: 'paid' }, { 'if-match': etag });
+    const etag = String((await app.inject({ url: '/v2/projects/shop/orders/2', headers: auth })).headers.etag);
+    const ok = await post('/v2/projects/shop/orders/2', { payment_status: 'paid' }, { 'if-match': etag });
     assert.equal(ok.statusCode, 200);
-    const stale = await post('/v2/projects/shop/orders/1001', { payment_status: 'refunded' }, { 'if-match': etag });
+    const stale = await post('/v2/projects/shop/orders/2', { payment_status: 'refunded' }, { 'if-match': etag });
     assert.equal(stale.statusCode, 412);
     assert.equal(stale.json().error.code, 'precondition_failed');
     assert.equal(
-      (await app.inject({ url: '/v2/projects/shop/orders/1001', headers: auth })).json().payment_status,
+      (await app.inject({ url: '/v2/projects/shop/orders/2', headers: auth })).json().payment_status,
       'paid',
     );
     assert.equal(
-      (await post('/v2/projects/shop/orders/1001', { is_archived: 'true' }, { 'if-match': String(ok.headers.etag) }))
+      (await post('/v2/projects/shop/orders/2', { is_archived: 'true' }, { 'if-match': String(ok.headers.etag) }))
         .statusCode,
       200,
     );
@@ -109,16 +110,16 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
 
   test('Idempotency-Key: a retry replays the first answer without a second write', async (t) => {
     const { app, storage, post } = await setup(t);
-    const first = await post('/v2/projects/shop/products/4', { price: 5 }, { 'idempotency-key': 'retry-1' });
+    const first = await post('/v2/projects/shop/products/5', { price: 5 }, { 'idempotency-key': 'retry-1' });
     assert.equal(first.statusCode, 200);
     const updatedAt = first.json().updated_at;
     // Someone else changes the product in between; the replay must not undo that.
-    await post('/v2/projects/shop/products/4', { name: 'Changed by another' });
-    const again = await post('/v2/projects/shop/products/4', { price: 5 }, { 'idempotency-key': 'retry-1' });
+    await post('/v2/projects/shop/products/5', { name: 'Changed by another' });
+    const again = await post('/v2/projects/shop/products/5', { price: 5 }, { 'idempotency-key': 'retry-1' });
     assert.equal(again.statusCode, 200);
     assert.equal(again.body, first.body);
     assert.equal(again.headers['idempotent-replayed'], 'true');
-    const now = (await app.inject({ url: '/v2/projects/shop/products/4' })).json();
+    const now = (await app.inject({ url: '/v2/projects/shop/products/5' })).json();
     assert.equal(now.name, 'Changed by another');
     assert.ok(now.updated_at >= updatedAt);
     const rows = await storage.db.selectFrom('idempotency_keys').selectAll().execute();
@@ -129,53 +130,53 @@ eachBackend('optimistic concurrency and idempotency', (backend) => {
   test('Idempotency-Key: the same key with another body is 409; errors are replayed too; bad keys are 400', async (t) => {
     const { post } = await setup(t);
     assert.equal(
-      (await post('/v2/projects/shop/products/4', { price: 6 }, { 'idempotency-key': 'k' })).statusCode,
+      (await post('/v2/projects/shop/products/5', { price: 6 }, { 'idempotency-key': 'k' })).statusCode,
       200,
     );
-    const other = await post('/v2/projects/shop/products/4', { price: 7 }, { 'idempotency-key': 'k' });
+    const other = await post('/v2/projects/shop/products/5', { price: 7 }, { 'idempotency-key': 'k' });
     assert.equal(other.statusCode, 409);
     assert.equal(other.json().error.code, 'conflict');
     const otherPath = await post('/v2/projects/shop/products/1', { price: 6 }, { 'idempotency-key': 'k' });
     assert.equal(otherPath.statusCode, 409);
     // Key order does not make a different request.
     assert.equal(
-      (await post('/v2/projects/shop/products/4', { name: 'n', price: 8 }, { 'idempotency-key': 'k2' })).statusCode,
+      (await post('/v2/projects/shop/products/5', { name: 'n', price: 8 }, { 'idempotency-key': 'k2' })).statusCode,
       200,
     );
     assert.equal(
-      (await post('/v2/projects/shop/products/4', { price: 8, name: 'n' }, { 'idempotency-key': 'k2' })).headers[
+      (await post('/v2/projects/shop/products/5', { price: 8, name: 'n' }, { 'idempotency-key': 'k2' })).headers[
         'idempotent-replayed'
       ],
       'true',
     );
     // A 4xx from the handler is the answer to that request, and is kept.
-    const bad = await post('/v2/projects/shop/products/4', { stock_quantity: 3 }, { 'idempotency-key': 'k3' });
+    const bad = await post('/v2/projects/shop/products/5', { stock_quantity: 3 }, { 'idempotency-key': 'k3' });
     assert.equal(bad.statusCode, 400);
-    const badAgain = await post('/v2/projects/shop/products/4', { stock_quantity: 3 }, { 'idempotency-key': 'k3' });
+    const badAgain = await post('/v2/projects/shop/products/5', { stock_quantity: 3 }, { 'idempotency-key': 'k3' });
     assert.equal(badAgain.statusCode, 400);
     assert.equal(badAgain.body, bad.body);
-    const malformed = await post('/v2/projects/shop/products/4', { price: 9 }, { 'idempotency-key': 'has space' });
+    const malformed = await post('/v2/projects/shop/products/5', { price: 9 }, { 'idempotency-key': 'has space' });
     assert.equal(malformed.statusCode, 400);
   });
 
   test('Idempotency-Key: keys are per API key, and concurrent retries write once', async (t) => {
     const { storage, post, key } = await setup(t);
     const second = await key('shop');
-    const viaSecond = await buildWith(t, backend, {}, storage);
+    const viaSecond = await testApp(t, backend, { storage });
     const res = await viaSecond.app.inject({
       method: 'POST',
-      url: '/v2/projects/shop/products/4',
+      url: '/v2/projects/shop/products/5',
       headers: { authorization: `Bearer ${second}`, 'content-type': 'application/json', 'idempotency-key': 'shared' },
       payload: JSON.stringify({ price: 1 }),
     });
     assert.equal(res.statusCode, 200);
-    const mine = await post('/v2/projects/shop/products/4', { price: 2 }, { 'idempotency-key': 'shared' });
+    const mine = await post('/v2/projects/shop/products/5', { price: 2 }, { 'idempotency-key': 'shared' });
     assert.equal(mine.statusCode, 200, 'another key has its own space');
     assert.equal(mine.headers['idempotent-replayed'], undefined);
 
     const burst = await Promise.all(
       Array.from({ length: 6 }, () =>
-        post('/v2/projects/shop/products/4', { price: 77 }, { 'idempotency-key': 'burst' }),
+        post('/v2/projects/shop/products/5', { price: 77 }, { 'idempotency-key': 'burst' }),
       ),
     );
     const fresh = burst.filter((r) => r.statusCode === 200 && r.headers['idempotent-replayed'] === undefined);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { generate } from '../../src/generate/generate.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { call } from '../support/http.js';
+import { call } from '../support/request.js';
 
 // listProducts picks its query by how dense the matches are (walk an ordering's index, or
 // start from the matches) and, on SQLite, bounds multi-key orderings by the first key of the

@@ -1,18 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 
+// The one way tests send a request through app.inject, and the one shape of its answer.
+
 export interface Answer {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
+  /** the JSON body, parsed; undefined when there is none or it is not JSON */
   body: any;
+  /** the body as sent */
   text: string;
+}
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** sent as JSON, with content-type application/json unless the headers say otherwise */
+  body?: unknown;
+  /** sent as it is */
+  raw?: string;
 }
 
 /** One request through app.inject, with the JSON body parsed when there is one. */
 export async function call(
   app: FastifyInstance,
-  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS',
+  method: Method,
   url: string,
-  options: { headers?: Record<string, string>; body?: unknown; raw?: string } = {},
+  options: RequestOptions = {},
 ): Promise<Answer> {
   const headers = { ...(options.headers ?? {}) };
   let payload: string | undefined = options.raw;
@@ -31,3 +45,13 @@ export async function call(
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The ids of a list answer, in order. */
+export function ids(answer: Answer): number[] {
+  return (answer.body.data as Array<{ id: number }>).map((r) => r.id);
+}
+
+/** The field that the first detail of a 400 error names. */
+export function fieldOf(answer: Answer): string | undefined {
+  return answer.body?.error?.details?.[0]?.field;
+}

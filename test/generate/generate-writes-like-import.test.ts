@@ -11,7 +11,7 @@ import { generate } from '../../src/generate/generate.js';
 import { importDocument } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { bearer, call } from '../support/http.js';
+import { bearer, call } from '../support/request.js';
 import { openStorage } from '../support/storage.js';
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');

@@ -6,7 +6,7 @@ import { importDocument } from '../../src/import/import.js';
 import { createKey, revokeKey } from '../../src/keys/repository.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { bearer, call } from '../support/http.js';
+import { bearer, call } from '../support/request.js';
 import { twoStorages } from '../support/shared-storage.js';
 import { shopDocument } from '../support/shop.js';
 

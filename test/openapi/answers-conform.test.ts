@@ -2,20 +2,20 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { PROJECT, seed } from './seed.js';
+import { SHOP, seedShop } from '../support/shop.js';
 
 // One request for each documented operation and each kind of answer it can give. Besides
 // the assertions here, testApp checks every one of these answers against the OpenAPI
 // document, so together they prove that the document describes what the API really says.
 
-const base = `/v2/projects/${PROJECT}`;
+const base = `/v2/projects/${SHOP}`;
 const json = { 'content-type': 'application/json' };
 
 eachBackend('answers conform to the OpenAPI document', (backend) => {
   async function setup(t: TestContext) {
     const ctx = await testApp(t, backend);
-    await seed(ctx.storage);
-    const key = await ctx.key(PROJECT);
+    await seedShop(ctx.storage);
+    const key = await ctx.key(SHOP);
     return { ...ctx, auth: { authorization: `Bearer ${key}` } };
   }
 
@@ -24,16 +24,16 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     const get = (url: string) => app.inject({ method: 'GET', url: `${base}${url}` });
     assert.deepEqual(
       (await get('/plans/')).json().data.map((p: { id: number }) => p.id),
-      [1],
+      [1, 4],
     );
-    assert.equal((await get('/plans/2')).json().status, 'deleted');
+    assert.equal((await get('/plans/3')).json().status, 'deleted');
     assert.equal((await get('/plans/99')).statusCode, 404);
     assert.equal((await get('/plans/?page=1')).statusCode, 400);
-    assert.equal((await get('/categories/')).json()[0].subcategories[0].handle, 'shirts');
+    assert.equal((await get('/categories/')).json()[0].subcategories[0].handle, 'apples');
     assert.equal((await get('/categories/?root-category=2')).json()[0].id, 2);
     assert.equal((await get('/categories/?root-category=99')).statusCode, 404);
     assert.equal((await get('/categories/?root-category=x')).statusCode, 400);
-    assert.equal((await get('/categories/clothing')).json().id, 1);
+    assert.equal((await get('/categories/fruit')).json().id, 1);
     assert.equal((await get('/categories/nope')).statusCode, 404);
     assert.equal((await app.inject({ method: 'GET', url: '/v2/projects/nobody/plans/' })).statusCode, 404);
   });
@@ -42,21 +42,21 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     const { app, auth } = await setup(t);
     const get = (url: string, headers = {}) => app.inject({ method: 'GET', url: `${base}${url}`, headers });
     assert.deepEqual(
-      (await get('/products/')).json().data.map((p: { id: number }) => p.id),
-      [12],
+      (await get('/products/?order=date_asc')).json().data.map((p: { id: number }) => p.id),
+      [7, 1, 4, 2, 6, 5],
     );
     assert.equal((await get('/products/?fetch_hidden=true')).statusCode, 401);
     assert.equal((await get('/products/?fetch_hidden=true', { authorization: 'Bearer nope' })).statusCode, 401);
-    assert.equal((await get('/products/?fetch_hidden=true', auth)).json().meta.total, 2);
-    assert.equal((await get('/products/linen-shirt')).json().id, 12);
-    assert.equal((await get('/products/secret-shirt')).statusCode, 404);
-    assert.equal((await get('/products/secret-shirt?fetch_hidden=true', auth)).json().show_in_store, false);
+    assert.equal((await get('/products/?fetch_hidden=true', auth)).json().meta.total, 7);
+    assert.equal((await get('/products/alpha')).json().id, 1);
+    assert.equal((await get('/products/charlie')).statusCode, 404);
+    assert.equal((await get('/products/charlie?fetch_hidden=true', auth)).json().show_in_store, false);
     assert.equal((await get('/products/?perpage=101')).statusCode, 400);
   });
 
   test('product update: success and each documented refusal', async (t) => {
     const { app, auth } = await setup(t);
-    const post = (payload: string, headers: Record<string, string> = { ...json, ...auth }, url = '/products/12') =>
+    const post = (payload: string, headers: Record<string, string> = { ...json, ...auth }, url = '/products/1') =>
       app.inject({ method: 'POST', url: `${base}${url}`, headers, payload });
     const updated = await post(JSON.stringify({ name: 'Linen shirt II', price: 5200 }));
     assert.equal(updated.statusCode, 200);
@@ -73,14 +73,14 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     const { app, auth } = await setup(t);
     const field = await app.inject({
       method: 'POST',
-      url: `${base}/products/12`,
+      url: `${base}/products/1`,
       headers: { ...json, ...auth },
       payload: { name: 'Shirt', colour: 'red' },
     });
     assert.equal(field.statusCode, 400);
     assert.deepEqual(field.json().error.details, [{ field: 'colour', message: 'is not a known field' }]);
-    const stored = await app.inject({ method: 'GET', url: `${base}/products/12` });
-    assert.equal(stored.json().name, 'Linen shirt', 'a refused update changes nothing');
+    const stored = await app.inject({ method: 'GET', url: `${base}/products/1` });
+    assert.equal(stored.json().name, 'apple', 'a refused update changes nothing');
 
     const parameter = await app.inject({ method: 'GET', url: `${base}/products/?colour=red` });
     assert.equal(parameter.statusCode, 400);
@@ -89,13 +89,13 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
 
   test('GET answers carry an ETag, and a matching If-None-Match gives an empty 304', async (t) => {
     const { app } = await setup(t);
-    const first = await app.inject({ method: 'GET', url: `${base}/products/12` });
+    const first = await app.inject({ method: 'GET', url: `${base}/products/1` });
     const etag = String(first.headers.etag);
     assert.ok(etag);
-    const again = await app.inject({ method: 'GET', url: `${base}/products/12`, headers: { 'if-none-match': etag } });
+    const again = await app.inject({ method: 'GET', url: `${base}/products/1`, headers: { 'if-none-match': etag } });
     assert.equal(again.statusCode, 304);
     assert.equal(again.payload, '');
-    const head = await app.inject({ method: 'HEAD', url: `${base}/products/12` });
+    const head = await app.inject({ method: 'HEAD', url: `${base}/products/1` });
     assert.equal(head.statusCode, 200);
     assert.equal(head.payload, '');
   });
@@ -103,8 +103,8 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
   test('an unsupported method on a known path is 405 with Allow; an unknown path is 404', async (t) => {
     const { app, auth } = await setup(t);
     for (const [method, url, allow] of [
-      ['DELETE', '/products/12', 'GET, HEAD, POST, OPTIONS'],
-      ['PUT', '/products/12', 'GET, HEAD, POST, OPTIONS'],
+      ['DELETE', '/products/1', 'GET, HEAD, POST, OPTIONS'],
+      ['PUT', '/products/1', 'GET, HEAD, POST, OPTIONS'],
       ['PATCH', '/products/', 'GET, HEAD, OPTIONS'],
       ['POST', '/plans/', 'GET, HEAD, OPTIONS'],
       ['DELETE', '/categories/1', 'GET, HEAD, OPTIONS'],
@@ -123,7 +123,7 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     const { app } = await setup(t);
     const response = await app.inject({
       method: 'OPTIONS',
-      url: `${base}/products/12`,
+      url: `${base}/products/1`,
       headers: {
         origin: 'https://example.com',
         'access-control-request-method': 'POST',

@@ -4,7 +4,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { createKey, revokeKey } from '../../src/keys/repository.js';
 import { generateKey } from '../../src/keys/token.js';
 import { eachBackend } from '../support/each-backend.js';
-import { OTHER, SHOP, shopApp } from '../support/shop.js';
+import { shopApp } from '../support/shop-app.js';
+import { OTHER, SHOP } from '../support/shop.js';
 
 // The five endpoints of users and orders all need a key of their own project (CONTRACT 7),
 // and a bad key is answered before anything else is looked at (CONTRACT 5).

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { suiteApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { seedShop } from '../support/fixtures.js';
-import { bearer, call } from '../support/http.js';
+import { seedShop } from '../support/shop.js';
+import { bearer, call } from '../support/request.js';
 
 const LIST = '/v2/projects/shop/products/';
 const ids = (body: { data: { id: number }[] }) => body.data.map((p) => p.id);
@@ -232,7 +232,7 @@ eachBackend('products list', (backend) => {
     const r = await call(t.app, 'GET', '/v2/projects/other/products/');
     assert.deepEqual(
       r.body.data.map((p: { name: string }) => p.name),
-      ['Other apple'],
+      ['Otherapple'],
     );
     assert.equal(r.body.data[0].currency, 'JPY');
     assert.equal(

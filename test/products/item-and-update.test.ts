@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { suiteApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { seedShop } from '../support/fixtures.js';
-import { bearer, call } from '../support/http.js';
+import { seedShop } from '../support/shop.js';
+import { bearer, call } from '../support/request.js';
 
 const BASE = '/v2/projects/shop/products';
 

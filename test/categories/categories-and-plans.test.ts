@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { importDocument } from '../../src/import/import.js';
 import { suiteApp, testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { seedShop } from '../support/fixtures.js';
-import { call } from '../support/http.js';
+import { seedShop } from '../support/shop.js';
+import { call } from '../support/request.js';
 
 interface Node {
   id: number;

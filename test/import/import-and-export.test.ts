@@ -8,8 +8,8 @@ import { exportProject } from '../../src/export/export.js';
 import { ImportError, importDocument, importFile } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { shopDocument } from '../support/fixtures.js';
-import { call } from '../support/http.js';
+import { shopDocument } from '../support/shop.js';
+import { call } from '../support/request.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'storefront-import-'));
 const file = (name: string, text: string) => {

@@ -3,7 +3,8 @@ import { it } from 'node:test';
 import { demoDocument } from '../../src/demo/demo-data.js';
 import { ImportError, importDocument } from '../../src/import/import.js';
 import { eachBackend } from '../support/each-backend.js';
-import { fieldOf, ids, shopApp } from '../support/shop.js';
+import { fieldOf, ids } from '../support/request.js';
+import { shopApp } from '../support/shop-app.js';
 import { testApp } from '../support/app.js';
 
 const USER_KEYS = ['created_at', 'email', 'email_verified', 'id', 'last_login_at', 'name', 'subscriptions'];
@@ -11,19 +12,19 @@ const USER_KEYS = ['created_at', 'email', 'email_verified', 'id', 'last_login_at
 eachBackend('users', (backend) => {
   it('lists users newest first, ties on created_at broken by id descending', async (t) => {
     const { call } = await shopApp(t, backend);
-    const res = await call('/users/');
-    assert.equal(res.statusCode, 200);
+    const res = await call('GET', '/users/');
+    assert.equal(res.status, 200);
     assert.deepEqual(ids(res), [4, 3, 2, 1, 5]);
-    assert.deepEqual(res.json().meta, { page: 1, perpage: 20, total: 5, pages: 1 });
+    assert.deepEqual(res.body.meta, { page: 1, perpage: 20, total: 5, pages: 1 });
   });
 
   it('pages with page and perpage; meta counts every user; a page past the end is empty', async (t) => {
     const { call } = await shopApp(t, backend);
-    const pages = await Promise.all([1, 2, 3, 4].map((page) => call(`/users/?perpage=2&page=${page}`)));
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => call('GET', `/users/?perpage=2&page=${page}`)));
     assert.deepEqual(pages.map(ids), [[4, 3], [2, 1], [5], []]);
     for (const [i, res] of pages.entries()) {
-      assert.equal(res.statusCode, 200);
-      assert.deepEqual(res.json().meta, { page: i + 1, perpage: 2, total: 5, pages: 3 });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.meta, { page: i + 1, perpage: 2, total: 5, pages: 3 });
     }
   });
 
@@ -45,9 +46,9 @@ eachBackend('users', (backend) => {
 
   it('returns the user record with its subscriptions in stored order, and nothing else', async (t) => {
     const { call } = await shopApp(t, backend);
-    const res = await call('/users/2');
-    assert.equal(res.statusCode, 200);
-    assert.deepEqual(res.json(), {
+    const res = await call('GET', '/users/2');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, {
       id: 2,
       email: 'bob@example.com',
       name: 'Bob',
@@ -55,14 +56,14 @@ eachBackend('users', (backend) => {
       created_at: 2000,
       last_login_at: null,
       subscriptions: [
-        { plan_id: 2, price_id: 21, status: 'canceled', started_at: 2100, canceled_at: 2200 },
-        { plan_id: 1, price_id: 10, status: 'active', started_at: 2300, canceled_at: null },
-        { plan_id: 1, price_id: 11, status: 'trialing', started_at: 2400, canceled_at: null },
+        { plan_id: 2, price_id: 3, status: 'canceled', started_at: 2100, canceled_at: 2200 },
+        { plan_id: 1, price_id: 1, status: 'active', started_at: 2300, canceled_at: null },
+        { plan_id: 1, price_id: 2, status: 'trialing', started_at: 2400, canceled_at: null },
       ],
     });
-    const list = await call('/users/');
-    for (const user of list.json().data) assert.deepEqual(Object.keys(user).sort(), USER_KEYS);
-    assert.deepEqual(list.json().data.find((u: { id: number }) => u.id === 1).subscriptions, []);
+    const list = await call('GET', '/users/');
+    for (const user of list.body.data) assert.deepEqual(Object.keys(user).sort(), USER_KEYS);
+    assert.deepEqual(list.body.data.find((u: { id: number }) => u.id === 1).subscriptions, []);
   });
 
   it('stores no secret: an import that carries a password is refused whole', async (t) => {
@@ -88,12 +89,12 @@ eachBackend('users', (backend) => {
       '/users/-1',
       '/users/99999999999999999999',
     ]) {
-      const res = await call(path);
-      assert.equal(res.statusCode, 404, path);
-      assert.equal(res.json().error.code, 'not_found');
+      const res = await call('GET', path);
+      assert.equal(res.status, 404, path);
+      assert.equal(res.body.error.code, 'not_found');
     }
     // user 42 exists only in project "other"; id 1 exists in both and the shop's own is served
-    assert.equal((await call('/users/1')).json().email, 'ada@example.com');
+    assert.equal((await call('GET', '/users/1')).body.email, 'ada@example.com');
     await importDocument(app.storage.db, { project: { id: 'empty', name: 'E', currency: 'USD' } });
     const res = await app.inject({
       url: '/v2/projects/empty/users/5',
@@ -116,35 +117,35 @@ eachBackend('users', (backend) => {
       ['/users/1?verbose=true', 'verbose'],
     ];
     for (const [url, field] of cases) {
-      const res = await call(url);
-      assert.equal(res.statusCode, 400, url);
-      assert.equal(res.json().error.code, 'invalid_request', url);
+      const res = await call('GET', url);
+      assert.equal(res.status, 400, url);
+      assert.equal(res.body.error.code, 'invalid_request', url);
       assert.equal(fieldOf(res), field, url);
-      assert.match(res.json().error.message, new RegExp(`^${field} `), url);
+      assert.match(res.body.error.message, new RegExp(`^${field} `), url);
     }
   });
 
   it('is private, has an ETag, answers 304, HEAD, a trailing slash or none, and 405 for POST', async (t) => {
     const { call } = await shopApp(t, backend);
     for (const path of ['/users/', '/users/2']) {
-      const res = await call(path);
+      const res = await call('GET', path);
       assert.equal(res.headers['cache-control'], 'private, no-store');
       assert.equal(res.headers['access-control-allow-origin'], '*');
       const etag = res.headers.etag as string;
       assert.ok(etag);
-      const again = await call(path, { headers: { 'if-none-match': etag } });
-      assert.equal(again.statusCode, 304);
-      assert.equal(again.body, '');
-      const head = await call(path, { method: 'HEAD' });
-      assert.equal(head.statusCode, 200);
-      assert.equal(head.body, '');
-      const post = await call(path, { method: 'POST', payload: '{}', headers: { 'content-type': 'application/json' } });
-      assert.equal(post.statusCode, 405);
-      assert.equal(post.json().error.code, 'method_not_allowed');
+      const again = await call('GET', path, { headers: { 'if-none-match': etag } });
+      assert.equal(again.status, 304);
+      assert.equal(again.text, '');
+      const head = await call('HEAD', path);
+      assert.equal(head.status, 200);
+      assert.equal(head.text, '');
+      const post = await call('POST', path, { body: {} });
+      assert.equal(post.status, 405);
+      assert.equal(post.body.error.code, 'method_not_allowed');
       assert.match(post.headers.allow as string, /GET, HEAD/);
     }
-    assert.deepEqual((await call('/users')).json(), (await call('/users/')).json());
-    assert.deepEqual((await call('/users/2/')).json(), (await call('/users/2')).json());
+    assert.deepEqual((await call('GET', '/users')).body, (await call('GET', '/users/')).body);
+    assert.deepEqual((await call('GET', '/users/2/')).body, (await call('GET', '/users/2')).body);
   });
 
   it('serves the demo users with subscriptions in every status', async (t) => {

@@ -6,7 +6,7 @@ import { generate } from '../../src/generate/generate.js';
 import { importDocument } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { bearer, call } from '../support/http.js';
+import { bearer, call } from '../support/request.js';
 
 // `search` through the trigram index (SQLite FTS5, PostgreSQL pg_trgm) finds exactly what a
 // plain substring test finds: terms of one to many characters, LIKE's own wildcards and

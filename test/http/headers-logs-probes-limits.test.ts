@@ -5,14 +5,15 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { KyselyPlugin } from 'kysely';
 import { eachBackend } from '../support/each-backend.js';
-import { buildWith, seed } from '../support/hardening.js';
+import { testApp } from '../support/app.js';
+import { seedShop } from '../support/shop.js';
 
 // Headers of a JSON API, request ids, redacted logs, probes, metrics and slow clients.
 
 eachBackend('http hardening', (backend) => {
   test('JSON answers: nosniff, no framing, a CSP that allows nothing, no X-Powered-By', async (t) => {
-    const { app, storage } = await buildWith(t, backend);
-    await seed(storage);
+    const { app, storage } = await testApp(t, backend);
+    await seedShop(storage);
     for (const url of ['/v2/projects/shop/products/', '/v2/projects/shop/products/999', '/nowhere', '/healthz']) {
       const res = await app.inject({ url });
       assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
@@ -23,7 +24,7 @@ eachBackend('http hardening', (backend) => {
   });
 
   test('X-Request-Id: a well-formed one is echoed, anything else is replaced, every answer has one', async (t) => {
-    const { app } = await buildWith(t, backend);
+    const { app } = await testApp(t, backend);
     const kept = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'build-42.a:b' } });
     assert.equal(kept.headers['x-request-id'], 'build-42.a:b');
     for (const bad of ['has space', 'x'.repeat(200), 'line\u0001break']) {
@@ -42,8 +43,8 @@ eachBackend('http hardening', (backend) => {
         done();
       },
     });
-    const { app, storage, key } = await buildWith(t, backend, { logger: { level: 'trace', stream } as never });
-    await seed(storage);
+    const { app, storage, key } = await testApp(t, backend, { logger: { level: 'trace', stream } as never });
+    await seedShop(storage);
     const good = await key('shop');
     const bad = `sfk_${'A'.repeat(38)}`;
     await app.inject({
@@ -75,7 +76,7 @@ eachBackend('http hardening', (backend) => {
   });
 
   test('/healthz answers 200; /readyz is 200 while the database answers and 503 when it does not', async (t) => {
-    const { app, storage } = await buildWith(t, backend);
+    const { app, storage } = await testApp(t, backend);
     assert.deepEqual((await app.inject({ url: '/healthz' })).json(), { status: 'ok' });
     const ready = await app.inject({ url: '/readyz' });
     assert.equal(ready.statusCode, 200);
@@ -84,7 +85,7 @@ eachBackend('http hardening', (backend) => {
     // listens; SQLite (a file that is always there) with every query failing as if the
     // disk had gone.
     const { connect } = await import('../../src/db/connect.js');
-    const { freePort } = await import('../support/hardening.js');
+    const { freePort } = await import('../support/processes.js');
     const failing: KyselyPlugin = {
       transformQuery() {
         throw Object.assign(new Error('unable to open database file'), { code: 'SQLITE_CANTOPEN' });
@@ -107,8 +108,8 @@ eachBackend('http hardening', (backend) => {
   });
 
   test('/metrics: request counts and latency by route pattern and status, cache hits, pool gauges', async (t) => {
-    const { app, storage } = await buildWith(t, backend);
-    await seed(storage);
+    const { app, storage } = await testApp(t, backend);
+    await seedShop(storage);
     const first = await app.inject({ url: '/v2/projects/shop/products/1' });
     await app.inject({ url: '/v2/projects/shop/products/1', headers: { 'if-none-match': String(first.headers.etag) } });
     await app.inject({ url: '/v2/projects/shop/products/98765' });
@@ -136,7 +137,7 @@ eachBackend('http hardening', (backend) => {
   });
 
   test('/metrics can be closed with a token', async (t) => {
-    const { app } = await buildWith(t, backend, { metricsToken: 'scrape-secret' });
+    const { app } = await testApp(t, backend, { metricsToken: 'scrape-secret' });
     assert.equal((await app.inject({ url: '/metrics' })).statusCode, 401);
     assert.equal((await app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode, 401);
     assert.equal(
@@ -146,8 +147,8 @@ eachBackend('http hardening', (backend) => {
   });
 
   test('a body over 64 KiB is 413 in the error envelope', async (t) => {
-    const { app, storage, key } = await buildWith(t, backend);
-    await seed(storage);
+    const { app, storage, key } = await testApp(t, backend);
+    await seedShop(storage);
     const payload = JSON.stringify({ name: 'x'.repeat(64 * 1024) });
     const res = await app.inject({
       method: 'POST',
@@ -180,7 +181,7 @@ test('an HTML or script answer keeps its own policy (the strict CSP is for JSON 
 });
 
 test('slow clients: headers that never finish are cut off; oversized headers are refused', async (t) => {
-  const { app } = await buildWith(t, 'sqlite', { limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
+  const { app } = await testApp(t, 'sqlite', { limits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,18 +1,17 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
-import pg from 'pg';
 import { sql } from 'kysely';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { importDocument } from '../../src/import/import.js';
 import { createKey } from '../../src/keys/repository.js';
 import { eachBackend } from '../support/each-backend.js';
-import { shop, startProcess } from '../support/hardening.js';
-import { PG_URL } from '../support/storage.js';
+import { freshDatabase } from '../support/pg-database.js';
+import { startServe } from '../support/processes.js';
+import { shopDocument } from '../support/shop.js';
 
 // Crash safety: a real server process takes a stream of product and order updates and is killed
 // with SIGKILL mid-stream, several times. After each restart every update that was
@@ -28,7 +27,7 @@ const RECORDS = [
     body: (n: number) => ({ price: n }),
     read: (r: Record<string, unknown>) => Number(r.price),
   })),
-  ...[1001, 1002].map((id) => ({
+  ...[1, 2].map((id) => ({
     path: `orders/${id}`,
     body: (n: number) => ({ delivery_information: `v${n}` }),
     read: (r: Record<string, unknown>) => Number(String(r.delivery_information).slice(1)),
@@ -41,20 +40,7 @@ async function database(t: TestContext, backend: 'sqlite' | 'postgres'): Promise
     t.after(() => rmSync(dir, { recursive: true, force: true }));
     return `sqlite:${join(dir, 'store.db')}`;
   }
-  const name = `crash_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  t.after(async () => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(PG_URL!);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return (await freshDatabase(t, 'crash')).url;
 }
 
 eachBackend('crash safety', (backend) => {
@@ -62,7 +48,7 @@ eachBackend('crash safety', (backend) => {
     const url = await database(t, backend);
     const setup = connect(url);
     await migrateToLatest(setup.db);
-    await importDocument(setup.db, shop());
+    await importDocument(setup.db, shopDocument());
     const { key } = await createKey(setup.db, 'shop');
     await setup.close();
 
@@ -71,7 +57,7 @@ eachBackend('crash safety', (backend) => {
     let acknowledged = 0;
     let next = 1;
     for (let round = 0; round < KILLS; round++) {
-      const server = await startProcess(t, url);
+      const server = await startServe(t, { DATABASE_URL: url });
       let stop = false;
       const writer = async (record: number) => {
         while (!stop) {
@@ -100,7 +86,7 @@ eachBackend('crash safety', (backend) => {
       await Promise.all(writers);
 
       // Restart and read every product back through the API.
-      const again = await startProcess(t, url);
+      const again = await startServe(t, { DATABASE_URL: url });
       for (const [record, { path, read }] of RECORDS.entries()) {
         const res = await fetch(
           `${again.url}/v2/projects/shop/${path}${path.startsWith('products') ? '?fetch_hidden=true' : ''}`,

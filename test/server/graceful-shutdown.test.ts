@@ -7,7 +7,8 @@ import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { importDocument } from '../../src/import/import.js';
 import { createKey } from '../../src/keys/repository.js';
-import { shop, startProcess } from '../support/hardening.js';
+import { startServe } from '../support/processes.js';
+import { shopDocument } from '../support/shop.js';
 
 // Graceful shutdown: SIGTERM under load. The server stops accepting, answers every request
 // it had accepted, closes the database and exits 0. "Accepted" is read from the server's
@@ -23,11 +24,11 @@ test(
     const url = `sqlite:${join(dir, 'store.db')}`;
     const setup = connect(url);
     await migrateToLatest(setup.db);
-    await importDocument(setup.db, shop());
+    await importDocument(setup.db, shopDocument());
     const { key } = await createKey(setup.db, 'shop');
     await setup.close();
 
-    const server = await startProcess(t, url);
+    const server = await startServe(t, { DATABASE_URL: url, LOG_LEVEL: 'info' }, { fullLog: true });
     const answered = new Map<string, number>();
     const failed = new Map<string, string>();
     let afterSignal = 0;

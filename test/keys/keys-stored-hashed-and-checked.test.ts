@@ -4,8 +4,8 @@ import { createKey, listKeys, revokeKey } from '../../src/keys/repository.js';
 import { generateKey, hashKey, isWellFormedKey } from '../../src/keys/token.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { seedShop } from '../support/fixtures.js';
-import { bearer, call } from '../support/http.js';
+import { seedShop } from '../support/shop.js';
+import { bearer, call } from '../support/request.js';
 
 test('keys: a prefix, at least 128 random bits, and a checksum that catches typos', () => {
   const keys = new Set(Array.from({ length: 200 }, generateKey));
