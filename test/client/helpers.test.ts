@@ -31,25 +31,25 @@ eachBackend('client helpers', (backend) => {
     const page = await products.list({ order: 'price_asc,name_asc', perpage: 3 });
     assert.deepEqual(
       page.data.map((p) => p.handle),
-      ['clay-mug', 'linen-shirt', 'wool-sweater'],
+      ['delta', 'bravo', 'foxtrot'],
     );
-    assert.deepEqual(page.meta, { page: 1, perpage: 3, total: 4, pages: 2 });
-    assert.deepEqual(await products.get(1), await products.get('linen-shirt'));
-    const sweater = await products.update('wool-sweater', { inventory_type: 'advanced', stock_quantity: 3 });
-    assert.deepEqual([sweater.inventory_type, sweater.stock_quantity, sweater.in_stock], ['advanced', 3, true]);
+    assert.deepEqual(page.meta, { page: 1, perpage: 3, total: 6, pages: 2 });
+    assert.deepEqual(await products.get(1), await products.get('alpha'));
+    const banana = await products.update('bravo', { inventory_type: 'advanced', stock_quantity: 3 });
+    assert.deepEqual([banana.inventory_type, banana.stock_quantity, banana.in_stock], ['advanced', 3, true]);
   });
 
   test('products.all() walks every page in order, one request a page', async (t) => {
     const { baseUrl } = await liveServer(t, backend);
     const { client, urls } = counting(baseUrl, 'shop');
-    const all: Product[] = await collect(client.products.all({ order: 'price_asc', perpage: 3 }));
+    const all: Product[] = await collect(client.products.all({ order: 'price_asc', perpage: 4 }));
     assert.deepEqual(
       all.map((p) => p.price),
-      [1200, 4900, 8900, 29900],
+      [100, 100, 100, 300, 500, 2500],
     );
     assert.deepEqual(
       urls.map((u) => new URL(u).search),
-      ['?order=price_asc&perpage=3&page=1', '?order=price_asc&perpage=3&page=2'],
+      ['?order=price_asc&perpage=4&page=1', '?order=price_asc&perpage=4&page=2'],
     );
   });
 
@@ -58,19 +58,22 @@ eachBackend('client helpers', (backend) => {
     const { plans, categories } = createClient({ baseUrl, projectId: 'shop' });
     assert.deepEqual(
       (await plans.list()).data.map((p) => [p.name, p.prices[0]?.amount]),
-      [['Basic', 500]],
+      [
+        ['Basic', 900],
+        ['Team', 3000],
+      ],
     );
     assert.equal((await plans.get(2)).status, 'archived');
     const tree = await categories.list();
     assert.deepEqual(
       tree.map((c) => [c.handle, c.subcategories.map((s) => s.handle)]),
       [
-        ['clothing', ['shirts']],
-        ['home', []],
+        ['fruit', ['apples', 'berries']],
+        ['tools', ['knives']],
       ],
     );
-    assert.deepEqual(await categories.list({ 'root-category': 3 }), [tree[1]]);
-    assert.equal((await categories.get('shirts')).parent_id, 1);
+    assert.deepEqual(await categories.list({ 'root-category': 4 }), [tree[1]]);
+    assert.equal((await categories.get('berries')).parent_id, 1);
   });
 
   test('the demo project: every product, page by page', async (t) => {

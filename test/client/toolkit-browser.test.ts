@@ -38,16 +38,16 @@ test(
       );
       assert.deepEqual(
         list.data.map((p) => p.handle),
-        ['clay-mug', 'oak-table', 'wool-sweater', 'linen-shirt'],
+        ['echo', 'foxtrot', 'bravo', 'delta', 'alpha', 'golf'],
       );
-      assert.equal(list.meta.total, 4);
+      assert.equal(list.meta.total, 6);
     });
 
     await t.test("api('/products/<handle>') resolves to the product", async () => {
       const product = await page.evaluate(() =>
-        storefront.api<{ id: number; name: string; price: number }>('/products/linen-shirt'),
+        storefront.api<{ id: number; name: string; price: number }>('/products/alpha'),
       );
-      assert.deepEqual([product.id, product.name, product.price], [1, 'Linen shirt', 4900]);
+      assert.deepEqual([product.id, product.name, product.price], [1, 'apple', 300]);
     });
 
     await t.test('a 404 rejects with a storefront.ApiError', async () => {
@@ -78,11 +78,11 @@ test(
           .api('/products/2', { method: 'POST', body: { price: 1 } })
           .catch((e) => e.status);
         storefront.init({ apiKey });
-        const updated = await storefront.api<{ price: number }>('/products/wool-sweater', {
+        const updated = await storefront.api<{ price: number }>('/products/bravo', {
           method: 'POST',
           body: { price: 9900 },
         });
-        const reread = await storefront.api<{ price: number }>('/products/wool-sweater');
+        const reread = await storefront.api<{ price: number }>('/products/bravo');
         return { before, price: updated.price, reread: reread.price };
       }, key);
       assert.deepEqual(result, { before: 401, price: 9900, reread: 9900 });
@@ -100,7 +100,7 @@ test(
         return { before, plans: plans.data.map((p) => p.name) };
       }, api);
       assert.match(result.before, /no project set/);
-      assert.deepEqual(result.plans, ['Basic']);
+      assert.deepEqual(result.plans, ['Basic', 'Team']);
     });
 
     assert.deepEqual(
