@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { type TestContext, it } from 'node:test';
 import type { LightMyRequestResponse } from 'fastify';
 import { createKey, revokeKey } from '../../src/keys/repository.js';
 import { generateKey } from '../../src/keys/token.js';
 import { eachBackend } from '../support/each-backend.js';
-import { shopApp } from '../support/shop-app.js';
+import { type ShopApp, sharedShopApp, shopApp } from '../support/shop-app.js';
 import { OTHER, SHOP } from '../support/shop.js';
 
 // The five endpoints of users and orders all need a key of their own project (CONTRACT 7),
@@ -36,8 +36,11 @@ function assertUnauthorized(res: LightMyRequestResponse, label: string): void {
 }
 
 eachBackend('users and orders access', (backend) => {
-  async function setup(t: Parameters<typeof shopApp>[0]) {
-    const shop = await shopApp(t, backend);
+  // Tests that only read share one app; those that write (or could) get their own.
+  const shared = sharedShopApp(backend);
+  const setup = async (t: TestContext) => withSend(await shopApp(t, backend));
+
+  function withSend(shop: ShopApp) {
     const send = (e: Endpoint, authorization?: string, over: Partial<Endpoint> & { project?: string } = {}) => {
       const body = over.body ?? e.body;
       const headers: Record<string, string> = {};
@@ -61,8 +64,8 @@ eachBackend('users and orders access', (backend) => {
     assert.equal((await send(ENDPOINTS[0], `bearer ${shopKey}`)).statusCode, 200);
   });
 
-  it('answers 401 for a missing, malformed or unknown key', async (t) => {
-    const { send, shopKey } = await setup(t);
+  it('answers 401 for a missing, malformed or unknown key', async () => {
+    const { send, shopKey } = withSend(shared);
     const headers: Array<string | undefined> = [
       undefined,
       '',
@@ -89,8 +92,8 @@ eachBackend('users and orders access', (backend) => {
     for (const e of ENDPOINTS) assertUnauthorized(await send(e, `Bearer ${key}`), `${e.method} ${e.path}`);
   });
 
-  it('answers 401 for another project’s key, on either project', async (t) => {
-    const { send, shopKey, key } = await setup(t);
+  it('answers 401 for another project’s key, on either project', async () => {
+    const { send, shopKey, key } = withSend(shared);
     const otherKey = await key(OTHER);
     for (const e of ENDPOINTS) assertUnauthorized(await send(e, `Bearer ${otherKey}`), `${e.method} ${e.path}`);
     // and the shop's key opens nothing of "other", though its user 1 and order 1 exist
@@ -139,8 +142,8 @@ eachBackend('users and orders access', (backend) => {
     assert.equal((await send(ENDPOINTS[3], `Bearer ${shopKey}`)).json().payment_status, 'paid');
   });
 
-  it('answers a CORS preflight for every endpoint without a key', async (t) => {
-    const { app } = await setup(t);
+  it('answers a CORS preflight for every endpoint without a key', async () => {
+    const { app } = withSend(shared);
     for (const e of ENDPOINTS) {
       const res = await app.inject({
         method: 'OPTIONS',

@@ -6,19 +6,21 @@ import type { OrderRecord } from '../../src/import/records.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { call, fieldOf, ids } from '../support/request.js';
-import { shopApp } from '../support/shop-app.js';
+import { sharedShopApp } from '../support/shop-app.js';
 
 eachBackend('orders list', (backend) => {
-  it('lists orders newest first, ties on created_at broken by id descending, with meta', async (t) => {
-    const { call } = await shopApp(t, backend);
+  const shop = sharedShopApp(backend);
+
+  it('lists orders newest first, ties on created_at broken by id descending, with meta', async () => {
+    const { call } = shop;
     const res = await call('GET', '/orders/');
     assert.equal(res.status, 200);
     assert.deepEqual(ids(res), [6, 5, 4, 3, 2, 1]);
     assert.deepEqual(res.body.meta, { page: 1, perpage: 20, total: 6, pages: 1 });
   });
 
-  it('returns the order record with its items in stored order and booleans as JSON booleans', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('returns the order record with its items in stored order and booleans as JSON booleans', async () => {
+    const { call } = shop;
     const res = await call('GET', '/orders/1');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
@@ -43,8 +45,8 @@ eachBackend('orders list', (backend) => {
     assert.deepEqual(listed, res.body);
   });
 
-  it('filters by each parameter alone', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('filters by each parameter alone', async () => {
+    const { call } = shop;
     const cases: Array<[string, number[]]> = [
       ['payment_status=paid', [6, 3, 1]],
       ['payment_status=pending', [2]],
@@ -75,8 +77,8 @@ eachBackend('orders list', (backend) => {
     }
   });
 
-  it('matches customer_email case-insensitively, whatever the case stored or asked', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('matches customer_email case-insensitively, whatever the case stored or asked', async () => {
+    const { call } = shop;
     for (const email of ['ada@example.com', 'ADA@EXAMPLE.COM', 'aDa@ExAmPlE.cOm']) {
       const res = await call('GET', `/orders/?customer_email=${encodeURIComponent(email)}`);
       assert.deepEqual(ids(res), [5, 2, 1], email);
@@ -91,8 +93,8 @@ eachBackend('orders list', (backend) => {
     assert.deepEqual(ids(await call('GET', '/orders/?customer_email=%25%40example.com')), []);
   });
 
-  it('treats created_after and created_before as exclusive bounds', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('treats created_after and created_before as exclusive bounds', async () => {
+    const { call } = shop;
     assert.deepEqual(ids(await call('GET', '/orders/?created_after=1000&created_before=3000')), [3, 2]);
     assert.deepEqual(ids(await call('GET', '/orders/?created_after=999&created_before=3001')), [4, 3, 2, 1]);
     assert.deepEqual(ids(await call('GET', '/orders/?created_after=2000&created_before=2000')), []);
@@ -103,8 +105,8 @@ eachBackend('orders list', (backend) => {
     assert.deepEqual(res.body, { data: [], meta: { page: 1, perpage: 20, total: 0, pages: 0 } });
   });
 
-  it('combines filters with AND', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('combines filters with AND', async () => {
+    const { call } = shop;
     const cases: Array<[string, number[]]> = [
       ['payment_status=paid&is_canceled=false', [6, 1]],
       ['payment_status=paid&fulfillment_status=unfulfilled', [6]],
@@ -177,8 +179,8 @@ eachBackend('orders list', (backend) => {
     }
   });
 
-  it('pages with page and perpage, filters applied before paging', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('pages with page and perpage, filters applied before paging', async () => {
+    const { call } = shop;
     const pages = await Promise.all(
       [1, 2, 3].map((page) => call('GET', `/orders/?perpage=2&page=${page}&is_canceled=false`)),
     );
@@ -201,8 +203,8 @@ eachBackend('orders list', (backend) => {
     assert.deepEqual(res.json().meta, { page: 1, perpage: 20, total: 30, pages: 2 });
   });
 
-  it('checks every query parameter and names it', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('checks every query parameter and names it', async () => {
+    const { call } = shop;
     const cases: Array<[string, string, RegExp]> = [
       ['payment_status=shipped', 'payment_status', /must be one of pending, paid, failed, refunded/],
       ['payment_status=PAID', 'payment_status', /must be one of/],
@@ -244,8 +246,8 @@ eachBackend('orders list', (backend) => {
     assert.equal(fieldOf(single), 'payment_status');
   });
 
-  it('answers 404 for an unknown, malformed or other project’s order id', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('answers 404 for an unknown, malformed or other project’s order id', async () => {
+    const { call } = shop;
     for (const path of [
       '/orders/999',
       '/orders/77',
@@ -261,8 +263,8 @@ eachBackend('orders list', (backend) => {
     assert.equal((await call('GET', '/orders/1')).body.currency, 'EUR');
   });
 
-  it('is private, has an ETag, answers 304, HEAD, a trailing slash or none, 405 for other methods', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('is private, has an ETag, answers 304, HEAD, a trailing slash or none, 405 for other methods', async () => {
+    const { call } = shop;
     for (const path of ['/orders/', '/orders/?payment_status=paid', '/orders/3']) {
       const res = await call('GET', path);
       assert.equal(res.status, 200, path);

@@ -4,22 +4,24 @@ import { demoDocument } from '../../src/demo/demo-data.js';
 import { ImportError, importDocument } from '../../src/import/import.js';
 import { eachBackend } from '../support/each-backend.js';
 import { fieldOf, ids } from '../support/request.js';
-import { shopApp } from '../support/shop-app.js';
+import { sharedShopApp, shopApp } from '../support/shop-app.js';
 import { testApp } from '../support/app.js';
 
 const USER_KEYS = ['created_at', 'email', 'email_verified', 'id', 'last_login_at', 'name', 'subscriptions'];
 
 eachBackend('users', (backend) => {
-  it('lists users newest first, ties on created_at broken by id descending', async (t) => {
-    const { call } = await shopApp(t, backend);
+  const shop = sharedShopApp(backend);
+
+  it('lists users newest first, ties on created_at broken by id descending', async () => {
+    const { call } = shop;
     const res = await call('GET', '/users/');
     assert.equal(res.status, 200);
     assert.deepEqual(ids(res), [4, 3, 2, 1, 5]);
     assert.deepEqual(res.body.meta, { page: 1, perpage: 20, total: 5, pages: 1 });
   });
 
-  it('pages with page and perpage; meta counts every user; a page past the end is empty', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('pages with page and perpage; meta counts every user; a page past the end is empty', async () => {
+    const { call } = shop;
     const pages = await Promise.all([1, 2, 3, 4].map((page) => call('GET', `/users/?perpage=2&page=${page}`)));
     assert.deepEqual(pages.map(ids), [[4, 3], [2, 1], [5], []]);
     for (const [i, res] of pages.entries()) {
@@ -44,8 +46,8 @@ eachBackend('users', (backend) => {
     );
   });
 
-  it('returns the user record with its subscriptions in stored order, and nothing else', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('returns the user record with its subscriptions in stored order, and nothing else', async () => {
+    const { call } = shop;
     const res = await call('GET', '/users/2');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
@@ -103,8 +105,8 @@ eachBackend('users', (backend) => {
     assert.equal(res.statusCode, 404);
   });
 
-  it('checks its query parameters and names them', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('checks its query parameters and names them', async () => {
+    const { call } = shop;
     const cases: Array<[string, string]> = [
       ['/users/?perpage=0', 'perpage'],
       ['/users/?perpage=101', 'perpage'],
@@ -125,8 +127,8 @@ eachBackend('users', (backend) => {
     }
   });
 
-  it('is private, has an ETag, answers 304, HEAD, a trailing slash or none, and 405 for POST', async (t) => {
-    const { call } = await shopApp(t, backend);
+  it('is private, has an ETag, answers 304, HEAD, a trailing slash or none, and 405 for POST', async () => {
+    const { call } = shop;
     for (const path of ['/users/', '/users/2']) {
       const res = await call('GET', path);
       assert.equal(res.headers['cache-control'], 'private, no-store');
