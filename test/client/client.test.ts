@@ -3,14 +3,16 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { ApiError, NetworkError, createClient } from '../../src/client/index.js';
 import { eachBackend } from '../support/each-backend.js';
-import { liveServer } from '../support/live-server.js';
+import { liveServer, sharedLiveServer } from '../support/live-server.js';
 
 // api(path) and the typed helpers, against a real listening server: what the API answers is
 // what the caller gets, and failures are told apart (ApiError vs NetworkError).
 
 eachBackend('client api(path)', (backend) => {
-  test('resolves to the parsed JSON of a list and of one product by handle', async (t) => {
-    const { baseUrl } = await liveServer(t, backend);
+  const shop = sharedLiveServer(backend);
+
+  test('resolves to the parsed JSON of a list and of one product by handle', async () => {
+    const { baseUrl } = shop;
     const { api } = createClient({ baseUrl, projectId: 'shop' });
     const list = await api<{ data: { handle: string }[]; meta: { total: number } }>('/products/');
     assert.deepEqual(
@@ -22,8 +24,8 @@ eachBackend('client api(path)', (backend) => {
     assert.deepEqual([shirt.id, shirt.price, shirt.currency, shirt.in_stock], [1, 300, 'EUR', true]);
   });
 
-  test('passes a query string through unchanged', async (t) => {
-    const { baseUrl } = await liveServer(t, backend);
+  test('passes a query string through unchanged', async () => {
+    const { baseUrl } = shop;
     const { api } = createClient({ baseUrl, projectId: 'shop' });
     const page = await api<{ data: { handle: string }[]; meta: object }>('/products/?order=price_asc&perpage=2&page=2');
     assert.deepEqual(
@@ -33,8 +35,8 @@ eachBackend('client api(path)', (backend) => {
     assert.deepEqual(page.meta, { page: 2, perpage: 2, total: 6, pages: 3 });
   });
 
-  test('a base address with a trailing slash works the same', async (t) => {
-    const { baseUrl } = await liveServer(t, backend);
+  test('a base address with a trailing slash works the same', async () => {
+    const { baseUrl } = shop;
     const plans = await createClient({ baseUrl: `${baseUrl}/`, projectId: 'shop' }).api<{ data: { id: number }[] }>(
       '/plans/',
     );
@@ -44,8 +46,8 @@ eachBackend('client api(path)', (backend) => {
     );
   });
 
-  test('a 404 rejects with an ApiError holding status, code, message and the body', async (t) => {
-    const { baseUrl } = await liveServer(t, backend);
+  test('a 404 rejects with an ApiError holding status, code, message and the body', async () => {
+    const { baseUrl } = shop;
     const { api } = createClient({ baseUrl, projectId: 'shop' });
     const error = await api('/products/charlie').then(
       () => assert.fail('resolved'),
@@ -58,8 +60,8 @@ eachBackend('client api(path)', (backend) => {
     assert.deepEqual(error.body, { error: { status: 404, code: 'not_found', message: error.message } });
   });
 
-  test('a 400 carries the field details of the API', async (t) => {
-    const { baseUrl } = await liveServer(t, backend);
+  test('a 400 carries the field details of the API', async () => {
+    const { baseUrl } = shop;
     const { api } = createClient({ baseUrl, projectId: 'shop' });
     const error = await api('/products/?perpage=500').then(
       () => assert.fail('resolved'),
@@ -87,8 +89,8 @@ eachBackend('client api(path)', (backend) => {
     assert.equal((await anonymous.api<{ price: number }>('/products/alpha')).price, 5000);
   });
 
-  test('a hidden product is reachable with fetch_hidden and a key, as the API decides', async (t) => {
-    const { baseUrl, key } = await liveServer(t, backend);
+  test('a hidden product is reachable with fetch_hidden and a key, as the API decides', async () => {
+    const { baseUrl, key } = shop;
     const { products } = createClient({ baseUrl, projectId: 'shop', apiKey: key });
     assert.equal((await products.get('charlie', { fetch_hidden: true })).show_in_store, false);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Product, createClient } from '../../src/client/index.js';
 import { eachBackend } from '../support/each-backend.js';
-import { liveServer } from '../support/live-server.js';
+import { liveServer, sharedLiveServer } from '../support/live-server.js';
 
 // The typed helpers are api() with typed paths, queries and answers; all() walks every page.
 
@@ -25,6 +25,9 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 eachBackend('client helpers', (backend) => {
+  const shop = sharedLiveServer(backend);
+  const demo = sharedLiveServer(backend, 'demo');
+
   test('products: list with a query, get by handle or id, update', async (t) => {
     const { baseUrl, key } = await liveServer(t, backend);
     const { products } = createClient({ baseUrl, projectId: 'shop', apiKey: key });
@@ -39,8 +42,8 @@ eachBackend('client helpers', (backend) => {
     assert.deepEqual([banana.inventory_type, banana.stock_quantity, banana.in_stock], ['advanced', 3, true]);
   });
 
-  test('products.all() walks every page in order, one request a page', async (t) => {
-    const { baseUrl } = await liveServer(t, backend);
+  test('products.all() walks every page in order, one request a page', async () => {
+    const { baseUrl } = shop;
     const { client, urls } = counting(baseUrl, 'shop');
     const all: Product[] = await collect(client.products.all({ order: 'price_asc', perpage: 4 }));
     assert.deepEqual(
@@ -53,8 +56,8 @@ eachBackend('client helpers', (backend) => {
     );
   });
 
-  test('plans and categories: list and get', async (t) => {
-    const { baseUrl } = await liveServer(t, backend);
+  test('plans and categories: list and get', async () => {
+    const { baseUrl } = shop;
     const { plans, categories } = createClient({ baseUrl, projectId: 'shop' });
     assert.deepEqual(
       (await plans.list()).data.map((p) => [p.name, p.prices[0]?.amount]),
@@ -76,8 +79,8 @@ eachBackend('client helpers', (backend) => {
     assert.equal((await categories.get('berries')).parent_id, 1);
   });
 
-  test('the demo project: every product, page by page', async (t) => {
-    const { baseUrl } = await liveServer(t, backend, 'demo');
+  test('the demo project: every product, page by page', async () => {
+    const { baseUrl } = demo;
     const { client, urls } = counting(baseUrl, 'demo');
     const first = await client.products.list();
     const products = await collect(client.products.all());
@@ -87,8 +90,8 @@ eachBackend('client helpers', (backend) => {
     assert.equal(urls.length, 1 + Math.ceil(first.meta.total / 100));
   });
 
-  test('the demo project: users list, get and all()', async (t) => {
-    const { baseUrl, key } = await liveServer(t, backend, 'demo');
+  test('the demo project: users list, get and all()', async () => {
+    const { baseUrl, key } = demo;
     const { users } = createClient({ baseUrl, projectId: 'demo', apiKey: key });
     const all = await collect(users.all({ perpage: 7 }));
     assert.equal(all.length, (await users.list()).meta.total);
