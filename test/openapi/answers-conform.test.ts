@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { testApp } from '../support/app.js';
+import { suiteApp, testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { SHOP, seedShop } from '../support/shop.js';
 
@@ -18,9 +18,16 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     const key = await ctx.key(SHOP);
     return { ...ctx, auth: { authorization: `Bearer ${key}` } };
   }
+  // The tests that only read share one app.
+  const auth: Record<string, string> = {};
+  const shared = suiteApp(backend, async (ctx) => {
+    await seedShop(ctx.storage);
+    auth.authorization = `Bearer ${await ctx.key(SHOP)}`;
+  });
+  const reader = () => ({ app: shared.app, auth });
 
-  test('plans and categories', async (t) => {
-    const { app } = await setup(t);
+  test('plans and categories', async () => {
+    const { app } = reader();
     const get = (url: string) => app.inject({ method: 'GET', url: `${base}${url}` });
     assert.deepEqual(
       (await get('/plans/')).json().data.map((p: { id: number }) => p.id),
@@ -38,8 +45,8 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     assert.equal((await app.inject({ method: 'GET', url: '/v2/projects/nobody/plans/' })).statusCode, 404);
   });
 
-  test('products, public and hidden', async (t) => {
-    const { app, auth } = await setup(t);
+  test('products, public and hidden', async () => {
+    const { app, auth } = reader();
     const get = (url: string, headers = {}) => app.inject({ method: 'GET', url: `${base}${url}`, headers });
     assert.deepEqual(
       (await get('/products/?order=date_asc')).json().data.map((p: { id: number }) => p.id),
@@ -87,8 +94,8 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     assert.deepEqual(parameter.json().error.details, [{ field: 'colour', message: 'is not a known parameter' }]);
   });
 
-  test('GET answers carry an ETag, and a matching If-None-Match gives an empty 304', async (t) => {
-    const { app } = await setup(t);
+  test('GET answers carry an ETag, and a matching If-None-Match gives an empty 304', async () => {
+    const { app } = reader();
     const first = await app.inject({ method: 'GET', url: `${base}/products/1` });
     const etag = String(first.headers.etag);
     assert.ok(etag);
@@ -100,8 +107,8 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     assert.equal(head.payload, '');
   });
 
-  test('an unsupported method on a known path is 405 with Allow; an unknown path is 404', async (t) => {
-    const { app, auth } = await setup(t);
+  test('an unsupported method on a known path is 405 with Allow; an unknown path is 404', async () => {
+    const { app, auth } = reader();
     for (const [method, url, allow] of [
       ['DELETE', '/products/1', 'GET, HEAD, POST, OPTIONS'],
       ['PUT', '/products/1', 'GET, HEAD, POST, OPTIONS'],
@@ -119,8 +126,8 @@ eachBackend('answers conform to the OpenAPI document', (backend) => {
     assert.equal(unknown.json().error.code, 'not_found');
   });
 
-  test('CORS preflight still answers 204 with swagger registered', async (t) => {
-    const { app } = await setup(t);
+  test('CORS preflight still answers 204 with swagger registered', async () => {
+    const { app } = reader();
     const response = await app.inject({
       method: 'OPTIONS',
       url: `${base}/products/1`,
