@@ -1,4 +1,8 @@
-import type { CategoryRecord, OrderRecord, PlanRecord, ProductRecord, UserRecord } from '../import/records.js';
+import type { CategoryRecord } from '../resources/categories/record.js';
+import type { OrderRecord } from '../resources/orders/record.js';
+import type { PlanRecord } from '../resources/plans/record.js';
+import type { ProductRecord } from '../resources/products/record.js';
+import type { UserRecord } from '../resources/users/record.js';
 import { Random } from './random.js';
 import { ADJECTIVES, CATEGORY_TREE, FIRST_NAMES, LAST_NAMES, MATERIALS, NOUNS, WORDS } from './words.js';
 

@@ -1,8 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, MAX_ID, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
-import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from '../../import/records.js';
-
-export { FULFILLMENT_STATUSES, PAYMENT_STATUSES };
+import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './record.js';
 
 export const PaymentStatus = Type.Enum(PAYMENT_STATUSES);
 export const FulfillmentStatus = Type.Enum(FULFILLMENT_STATUSES);
