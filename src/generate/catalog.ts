@@ -6,9 +6,10 @@ import type { UserRecord } from '../resources/users/record.js';
 import { Random } from './random.js';
 import { ADJECTIVES, CATEGORY_TREE, FIRST_NAMES, LAST_NAMES, MATERIALS, NOUNS, WORDS } from './words.js';
 
-// Realistic records in the import format (CONTRACT 9), produced one at a time from a seed so
-// that a million of them never sit in memory. The generator writes them as rows; the bench
-// writes the same records as NDJSON to measure `storefront import`.
+// Realistic records in the import format (docs/API.md, "Import format"), produced one at a
+// time from a seed so that a million of them never sit in memory. The generator writes them
+// through each resource's rows.ts; the bench writes the same records as NDJSON to measure
+// `storefront import`.
 
 const DAY = 86_400;
 /** Generated records are dated over the three years before this moment. */

@@ -55,7 +55,8 @@ export const OrderListQuery = Type.Object(
 );
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
-// SPEC 4.5 names the strings "true"/"false" for the flags; JSON booleans are accepted too.
+// The flags are the strings "true"/"false" (docs/API.md, POST /orders/<order_id>); JSON
+// booleans are accepted too.
 const FlagInput = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')], {
   description: 'true or false, as a JSON boolean or a string',
 });
