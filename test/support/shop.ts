@@ -2,7 +2,8 @@ import type { TestContext } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Backend } from '../../src/db/connect.js';
 import { importDocument } from '../../src/import/import.js';
-import type { OrderRecord, UserRecord } from '../../src/import/records.js';
+import type { OrderRecord } from '../../src/resources/orders/record.js';
+import type { UserRecord } from '../../src/resources/users/record.js';
 import { type TestApp, testApp } from './app.js';
 
 // A small shop whose users and orders are chosen so that every ordering rule and filter of
