@@ -27,6 +27,17 @@ export interface LimitsConfig {
   shutdownTimeoutMs: number;
 }
 
+export interface CacheConfig {
+  /** keep whole answers (products lists, single products, orders lists) in memory (STOREFRONT_ANSWER_CACHE) */
+  answers: boolean;
+  /** most bytes of answers kept (STOREFRONT_ANSWER_CACHE_BYTES) */
+  answerBytes: number;
+  /** keep exact list totals per filter (STOREFRONT_COUNT_CACHE) */
+  counts: boolean;
+  /** most totals kept (STOREFRONT_COUNT_CACHE_ENTRIES) */
+  countEntries: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -41,6 +52,7 @@ export interface Config {
   metricsToken?: string;
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
+  caches: CacheConfig;
 }
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
@@ -60,6 +72,15 @@ export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
   shutdownTimeoutMs: 10_000,
+});
+
+// Both are keyed by data_version, so they never serve stale data; off, they let the bench
+// measure the queries alone.
+export const DEFAULT_CACHES: CacheConfig = Object.freeze({
+  answers: true,
+  answerBytes: 32 * 1024 * 1024,
+  counts: true,
+  countEntries: 10_000,
 });
 
 export class ConfigError extends Error {}
@@ -93,6 +114,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxHeaderBytes: parseCount('MAX_HEADER_BYTES', env.MAX_HEADER_BYTES, DEFAULT_LIMITS.maxHeaderBytes),
       shutdownTimeoutMs: parseCount('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, DEFAULT_LIMITS.shutdownTimeoutMs),
     },
+    caches: overrides.caches ?? {
+      answers: parseSwitch('STOREFRONT_ANSWER_CACHE', env.STOREFRONT_ANSWER_CACHE, DEFAULT_CACHES.answers),
+      answerBytes: parseCount(
+        'STOREFRONT_ANSWER_CACHE_BYTES',
+        env.STOREFRONT_ANSWER_CACHE_BYTES,
+        DEFAULT_CACHES.answerBytes,
+      ),
+      counts: parseSwitch('STOREFRONT_COUNT_CACHE', env.STOREFRONT_COUNT_CACHE, DEFAULT_CACHES.counts),
+      countEntries: parseCount(
+        'STOREFRONT_COUNT_CACHE_ENTRIES',
+        env.STOREFRONT_COUNT_CACHE_ENTRIES,
+        DEFAULT_CACHES.countEntries,
+      ),
+    },
   };
   if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
@@ -100,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (config.rateLimit.redisUrl && !/^rediss?:\/\//.test(config.rateLimit.redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
+  // Frozen all the way down (copies, so that a caller's overrides stay its own).
+  config.rateLimit = Object.freeze({ ...config.rateLimit });
+  config.limits = Object.freeze({ ...config.limits });
+  config.caches = Object.freeze({ ...config.caches });
   return Object.freeze(config);
 }
 

@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { type Storage, connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isEmpty, loadDemo } from './demo/load-demo.js';
-import { isStorageUnavailable } from './http/errors-handler.js';
+import { isStorageUnavailable } from './http/error-mapping.js';
 
 // Listening and closing, nothing else: the API itself is built in app.ts.
 
@@ -42,6 +42,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     logger: { level: config.logLevel },
     rateLimit: config.rateLimit,
     limits: config.limits,
+    caches: config.caches,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
   });

@@ -7,11 +7,18 @@ import { type VersionedProject, versionedKey } from './versioned-key.js';
 // A write bumps the version in its own transaction, so a total of older data is never
 // looked up again. One cache per app (tests run many apps on many databases in a process).
 //
-// STOREFRONT_COUNT_CACHE=0 turns it off (the bench uses it to measure the queries alone).
+// STOREFRONT_COUNT_CACHE=0 turns it off (src/config.ts; the bench uses it to measure the
+// queries alone).
 
 export class CountCache {
-  private readonly counts = new Lru<number>(Number(process.env.STOREFRONT_COUNT_CACHE_ENTRIES ?? 10_000));
-  private readonly enabled = process.env.STOREFRONT_COUNT_CACHE !== '0';
+  private readonly counts: Lru<number>;
+
+  constructor(
+    private readonly enabled: boolean,
+    maxEntries: number,
+  ) {
+    this.counts = new Lru<number>(maxEntries);
+  }
 
   async get(project: VersionedProject, filterKey: string, count: () => Promise<number>): Promise<number> {
     if (!this.enabled) return count();

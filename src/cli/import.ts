@@ -1,6 +1,6 @@
 import { enlargePageCache } from '../db/connect.js';
 import { ImportError, importFile } from '../import/import.js';
-import { KINDS, type Kind } from '../import/records.js';
+import { RESOURCES } from '../resources/registry.js';
 import { CliError, parse, withStorage } from './context.js';
 
 export async function importCommand(args: string[]): Promise<void> {
@@ -17,7 +17,7 @@ export async function importCommand(args: string[]): Promise<void> {
       });
     });
     if (tty) process.stderr.write('\r\x1b[K');
-    const counts = (Object.keys(KINDS) as Kind[]).map((k) => `${summary.counts[k]} ${k}`).join(', ');
+    const counts = RESOURCES.map(({ kind }) => `${summary.counts[kind]} ${kind}`).join(', ');
     process.stdout.write(
       `imported into ${summary.projectId}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
     );

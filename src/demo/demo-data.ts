@@ -1,5 +1,8 @@
-import type { CategoryRecord, OrderRecord, PlanRecord, ProductRecord, UserRecord } from '../import/records.js';
-import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from '../import/records.js';
+import type { CategoryRecord } from '../resources/categories/record.js';
+import { FULFILLMENT_STATUSES, type OrderRecord, PAYMENT_STATUSES } from '../resources/orders/record.js';
+import type { PlanRecord } from '../resources/plans/record.js';
+import type { ProductRecord } from '../resources/products/record.js';
+import type { UserRecord } from '../resources/users/record.js';
 
 // The demo project `demo` that `npm start` loads into an empty database: a small shop with
 // nested categories, hidden products, both inventory modes, three plans (one inactive),

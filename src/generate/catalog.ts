@@ -1,10 +1,15 @@
-import type { CategoryRecord, OrderRecord, PlanRecord, ProductRecord, UserRecord } from '../import/records.js';
+import type { CategoryRecord } from '../resources/categories/record.js';
+import type { OrderRecord } from '../resources/orders/record.js';
+import type { PlanRecord } from '../resources/plans/record.js';
+import type { ProductRecord } from '../resources/products/record.js';
+import type { UserRecord } from '../resources/users/record.js';
 import { Random } from './random.js';
 import { ADJECTIVES, CATEGORY_TREE, FIRST_NAMES, LAST_NAMES, MATERIALS, NOUNS, WORDS } from './words.js';
 
-// Realistic records in the import format (CONTRACT 9), produced one at a time from a seed so
-// that a million of them never sit in memory. The generator writes them as rows; the bench
-// writes the same records as NDJSON to measure `storefront import`.
+// Realistic records in the import format (docs/API.md, "Import format"), produced one at a
+// time from a seed so that a million of them never sit in memory. The generator writes them
+// through each resource's rows.ts; the bench writes the same records as NDJSON to measure
+// `storefront import`.
 
 const DAY = 86_400;
 /** Generated records are dated over the three years before this moment. */

@@ -3,11 +3,17 @@ import type { Storage } from '../db/connect.js';
 import { bumpDataVersion } from '../db/data-version.js';
 import type { Database } from '../db/schema.js';
 import { type Ids, categories, leaves, order, plans, product, user } from './catalog.js';
-import { rowWriter } from './row-writer.js';
-import { categoryRow, orderRows, planRows, productRows, userRows } from './rows.js';
+import { categoriesDescriptor } from '../resources/categories/descriptor.js';
+import { ordersDescriptor } from '../resources/orders/descriptor.js';
+import { plansDescriptor } from '../resources/plans/descriptor.js';
+import { productsDescriptor } from '../resources/products/descriptor.js';
+import { usersDescriptor } from '../resources/users/descriptor.js';
+import { recordWriter, rowWriter } from './row-writer.js';
 
 // `storefront generate`: a realistic catalog written straight into the tables, in one
-// transaction and in large batches. New records take ids after the project's highest ones,
+// transaction and in large batches. The records (catalog.ts) become rows through each
+// resource's own mapping, as in an import; only the import's checks are skipped, which the
+// records pass by construction (test/generate imports an export of a generated project). New records take ids after the project's highest ones,
 // so generating into a project with data adds to it. The project's data_version is bumped
 // in the same transaction, like every other write path.
 
@@ -33,7 +39,6 @@ export async function generate(
 ): Promise<GenerateSummary> {
   const db = storage.db;
   const summary = await db.transaction().execute(async (trx) => {
-    const insertAll = rowWriter(storage, trx);
     const now = Math.floor(Date.now() / 1000);
     // Created when missing; an existing project keeps its name and currency.
     await trx
@@ -48,40 +53,22 @@ export async function generate(
       .where('id', '=', projectId)
       .executeTakeFirstOrThrow();
     const ids = await nextIds(trx, projectId);
+    const write = recordWriter(rowWriter(storage, trx), { projectId, currency: project.currency, now });
 
     const cats = categories(ids.category);
-    await insertAll(
-      'categories',
-      cats.map((c) => categoryRow(projectId, c)),
-    );
+    await write(categoriesDescriptor, cats);
     const leafIds = leaves(cats);
 
     const planRecords = plans(ids);
-    const planned = planRecords.map((p) => planRows(projectId, p));
-    await insertAll(
-      'plans',
-      planned.map((p) => p.row),
-    );
-    await insertAll(
-      'plan_prices',
-      planned.flatMap((p) => p.prices),
-    );
+    await write(plansDescriptor, planRecords);
 
     await inBatches(
       options.products,
       options.onProgress && ((n) => options.onProgress!('products', n, options.products)),
       async (from, to) => {
         const made = [];
-        for (let i = from; i < to; i++)
-          made.push(productRows(projectId, product(ids.product + i, i, options.products, leafIds)));
-        await insertAll(
-          'products',
-          made.map((m) => m.row),
-        );
-        await insertAll(
-          'product_categories',
-          made.flatMap((m) => m.links),
-        );
+        for (let i = from; i < to; i++) made.push(product(ids.product + i, i, options.products, leafIds));
+        await write(productsDescriptor, made);
       },
     );
 
@@ -90,15 +77,8 @@ export async function generate(
       options.onProgress && ((n) => options.onProgress!('users', n, options.users)),
       async (from, to) => {
         const made = [];
-        for (let i = from; i < to; i++) made.push(userRows(projectId, user(ids.user + i, ids)));
-        await insertAll(
-          'users',
-          made.map((m) => m.row),
-        );
-        await insertAll(
-          'subscriptions',
-          made.flatMap((m) => m.subscriptions),
-        );
+        for (let i = from; i < to; i++) made.push(user(ids.user + i, ids));
+        await write(usersDescriptor, made);
       },
     );
 
@@ -110,15 +90,8 @@ export async function generate(
       options.onProgress && ((n) => options.onProgress!('orders', n, options.orders)),
       async (from, to) => {
         const made = [];
-        for (let i = from; i < to; i++) made.push(orderRows(projectId, order(ids.order + i, range), project.currency));
-        await insertAll(
-          'orders',
-          made.map((m) => m.row),
-        );
-        await insertAll(
-          'order_items',
-          made.flatMap((m) => m.items),
-        );
+        for (let i = from; i < to; i++) made.push(order(ids.order + i, range));
+        await write(ordersDescriptor, made);
       },
     );
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { unnestInsert } from '../db/unnest-insert.js';
+import type { ResourceDescriptor, RowContext } from '../resources/descriptor.js';
 
 // Bulk inserts of plain rows. On SQLite prepared multi-row INSERTs, reused for every batch:
 // parsing a thousand-row VALUES statement again for every batch cost more than the inserts
@@ -16,6 +17,28 @@ export type WriteRows = (table: keyof Database, rows: object[]) => Promise<void>
 export function rowWriter(storage: Storage, trx: Kysely<Database>): WriteRows {
   if (storage.sqlite) return sqliteWriter(storage.sqlite);
   return postgresWriter(trx);
+}
+
+export type WriteRecords = (resource: ResourceDescriptor, records: { id: number }[]) => Promise<void>;
+
+/**
+ * Writes records through their resource's own row mapping (each resource's rows.ts, the one
+ * the import uses): each record's row, then its parts. Every record carries its id, and so
+ * does every part with ids of its own (plan prices).
+ */
+export function recordWriter(insertAll: WriteRows, ctx: RowContext): WriteRecords {
+  return async (resource, records) => {
+    const made = records.map((r) => resource.toRows(r as never, r.id, ctx));
+    await insertAll(
+      resource.kind,
+      made.map((m) => m.row),
+    );
+    for (const child of resource.children)
+      await insertAll(
+        child.table,
+        made.flatMap((m) => m.children[child.table] ?? []),
+      );
+  };
 }
 
 function postgresWriter(trx: Kysely<Database>): WriteRows {

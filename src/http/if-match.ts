@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { etagOf } from './etag.js';
 
 // Optimistic concurrency for POST updates: `If-Match: <etag>` names the version the client
-// read (the ETag of its GET answer: SHA-1 of the JSON body, see caching.ts). The check runs
-// inside the update's transaction, on the row it has locked, so that no other update can
-// slip in between the comparison and the write.
+// read (the ETag of its GET answer, see etag.ts). The check runs inside the update's
+// transaction, on the row it has locked, so that no other update can slip in between the
+// comparison and the write.
 
 export type Precondition = (current: unknown) => void;
 
@@ -19,8 +19,7 @@ export function ifMatch(request: FastifyRequest, reply: FastifyReply): Precondit
   // The same serializer as the 200 answer, so the ETag is the one GET gave.
   const serialize = reply.getSerializationFunction('200') ?? JSON.stringify;
   return (current) => {
-    const etag = `"${createHash('sha1').update(serialize(current)).digest('base64url')}"`;
-    if (!tags.includes(etag)) {
+    if (!tags.includes(etagOf(serialize(current)))) {
       throw new ApiError(
         412,
         'the record has changed since it was read: If-Match does not match its current ETag; fetch it again',

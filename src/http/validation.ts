@@ -3,8 +3,8 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { ApiError, type ErrorDetail } from '../errors.js';
 
 // Query strings carry only strings. Fastify's Ajv would coerce them loosely ("1e2", " 5",
-// "+5" all become numbers) and silently drop unknown names; CONTRACT 5 wants plain digits,
-// exact `true`/`false`, and a 400 for anything else. So coercion is switched off in Ajv and
+// "+5" all become numbers) and silently drop unknown names; the API wants plain digits,
+// exact `true`/`false`, and a 400 for anything else (docs/API.md, "Conventions"). So coercion is switched off in Ajv and
 // done here, strictly, from the route's own query schema; Ajv then checks ranges and names.
 
 type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; [k: string]: unknown };

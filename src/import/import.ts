@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { KINDS, type Kind } from './records.js';
+import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
 import { ImportSession, type PlaceFormat } from './session.js';
 
 // `storefront import <file>`: a JSON document or an NDJSON stream, all or nothing. The whole
@@ -29,7 +29,7 @@ export class ImportError extends Error {
   }
 }
 
-const SINGULAR_TO_KIND = Object.fromEntries(Object.entries(KINDS).map(([k, v]) => [v, k])) as Record<string, Kind>;
+const KINDS: readonly string[] = RESOURCES.map((r) => r.kind);
 const PROGRESS_EVERY = 10_000;
 
 export async function importFile(
@@ -70,8 +70,8 @@ export async function importDocument(
   const sections = doc as Record<string, unknown>;
   const problems: string[] = [];
   for (const key of Object.keys(sections)) {
-    if (key !== 'project' && !(key in KINDS))
-      problems.push(`${key}: is not a known section (project, ${Object.keys(KINDS).join(', ')})`);
+    if (key !== 'project' && !KINDS.includes(key))
+      problems.push(`${key}: is not a known section (project, ${KINDS.join(', ')})`);
     else if (key !== 'project' && !Array.isArray(sections[key])) problems.push(`${key}: must be an array`);
   }
   if (!('project' in sections)) problems.push('project: is required');
@@ -80,7 +80,7 @@ export async function importDocument(
   return inTransaction(db, jsonPlace, async (session) => {
     await session.setProject(sections.project, 0);
     let n = 0;
-    for (const kind of Object.keys(KINDS) as Kind[]) {
+    for (const { kind } of RESOURCES) {
       const list = (sections[kind] ?? []) as unknown[];
       for (let i = 0; i < list.length; i++) {
         await session.add(kind, list[i], i);
@@ -129,14 +129,14 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
         else if (records > 0) session.problem('project', line, '', 'the project line must come first');
         else await session.setProject(record, line);
         projectSeen = true;
-      } else if (typeof type === 'string' && type in SINGULAR_TO_KIND) {
+      } else if (typeof type === 'string' && resourceOfType(type)) {
         if (!projectSeen && !saidNoProject) {
           session.problem('project', line, '', 'the first record must be the project ({"type":"project",…})');
           saidNoProject = true;
         }
-        await session.add(SINGULAR_TO_KIND[type], record, line);
+        await session.add(resourceOfType(type)!.kind, record, line);
       } else {
-        session.problem('project', line, 'type', `must be one of project, ${Object.values(KINDS).join(', ')}`);
+        session.problem('project', line, 'type', `must be one of project, ${RESOURCES.map((r) => r.type).join(', ')}`);
       }
       if (++records % PROGRESS_EVERY === 0) options.onProgress?.(records);
     }

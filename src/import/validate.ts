@@ -3,15 +3,6 @@ import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { ajvDetails } from '../http/validation.js';
 import type { ErrorDetail } from '../errors.js';
-import {
-  CategoryRecord,
-  type Kind,
-  OrderRecord,
-  PlanRecord,
-  ProductRecord,
-  ProjectRecord,
-  UserRecord,
-} from './records.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
@@ -27,20 +18,11 @@ function validator(schema: TSchema): ValidateFunction {
   return v;
 }
 
-const schemas: Record<Kind | 'project', TSchema> = {
-  project: ProjectRecord,
-  categories: CategoryRecord,
-  products: ProductRecord,
-  plans: PlanRecord,
-  users: UserRecord,
-  orders: OrderRecord,
-};
-
-/** The problems of one record, empty when it is valid. */
-export function checkRecord(kind: Kind | 'project', value: unknown): ErrorDetail[] {
+/** The problems of one record checked against its schema, empty when it is valid. */
+export function checkRecord(schema: TSchema, value: unknown): ErrorDetail[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return [{ field: '', message: 'must be a JSON object' }];
-  const v = validator(schemas[kind]);
+  const v = validator(schema);
   if (v(value)) return [];
   return ajvDetails((v.errors ?? []) as never, 'field', '');
 }

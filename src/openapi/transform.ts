@@ -3,12 +3,12 @@ import { codeFor } from '../errors.js';
 
 // The document is generated from the route schemas; this transform only adds what every
 // route shares but does not declare itself, because it comes from app-wide hooks:
-// - 304 on GET (src/http/caching.ts answers If-None-Match from the ETag, with no body),
-// - 429 (src/plugins/rate-limit.ts limits every route), 500 and 503 (src/http/errors-handler.ts
+// - 304 on GET (src/plugins/http-caching.ts answers If-None-Match from the ETag, with no body),
+// - 429 (src/plugins/rate-limit.ts limits every route), 500 and 503 (src/plugins/error-handler.ts
 //   can answer them on any route),
-// - the Authorization scheme a route needs (config.auth, read by src/http/project-scope.ts),
+// - the Authorization scheme a route needs (config.auth, read by src/plugins/project-scope.ts),
 // - the headers that come with 200 (ETag) and 401 (WWW-Authenticate).
-// It hides the catch-all 405 routes of src/http/method-not-allowed.ts: they are the absence
+// It hides the catch-all 405 routes of src/plugins/method-not-allowed.ts: they are the absence
 // of an operation, which OpenAPI says by not listing the method; the API description
 // explains the 405 answer instead.
 
@@ -22,7 +22,7 @@ const errorRef = (status: 429 | 500 | 503, description: string) => ({
 });
 
 export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
-  const config = (route.config ?? {}) as { methodNotAllowed?: boolean; auth?: 'key' | 'fetch_hidden' };
+  const config = route.config ?? {};
   if (config.methodNotAllowed) return { schema: { ...schema, hide: true }, url };
   // A route without a schema stays in the document as it is: the conformance check of the
   // tests then fails on its undescribed answers, rather than the route vanishing unnoticed.

@@ -25,7 +25,7 @@ export default fp(
       return { status: 'ok', database: app.storage.backend };
     });
   },
-  { name: 'health' },
+  { name: 'health', dependencies: ['storage'] },
 );
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

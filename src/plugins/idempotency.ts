@@ -20,16 +20,10 @@ const STALE_SECONDS = 60;
 const PURGE_EVERY_MS = 60_000;
 const WELL_FORMED = /^[\x21-\x7e]{1,255}$/;
 
-interface Pending {
+export interface IdempotencyClaim {
   projectId: string;
   keyId: number;
   key: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    idempotency: Pending | null;
-  }
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -121,7 +115,7 @@ export default fp(
       }
     }
   },
-  { name: 'idempotency' },
+  { name: 'idempotency', dependencies: ['storage', 'project-scope'] },
 );
 
 /** Method, path and body with its keys sorted: the same request sent twice hashes alike. */
@@ -146,7 +140,7 @@ function canonical(value: unknown): string {
 type Stored = { request_hash: string; status: number | null; body: string | null };
 
 /** Reserves the key for this request, or returns what an earlier request left there. */
-async function claim(db: Kysely<Database>, id: Pending, hash: string, t: number): Promise<'claimed' | Stored> {
+async function claim(db: Kysely<Database>, id: IdempotencyClaim, hash: string, t: number): Promise<'claimed' | Stored> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db
       .insertInto('idempotency_keys')

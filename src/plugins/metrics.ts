@@ -16,12 +16,6 @@ export interface Metrics {
   cacheMisses: Counter<'cache'>;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    metrics: Metrics;
-  }
-}
-
 export interface PoolStats {
   total(): number;
   idle(): number;

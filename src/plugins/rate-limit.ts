@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import type { RateLimitConfig } from '../config.js';
 import { ApiError } from '../errors.js';
 
-// Two budgets per window (CONTRACT 6, 429 rate_limited):
+// Two budgets per window (docs/API.md, "Rate limits"; 429 rate_limited):
 // - every request counts against its client address, checked first (onRequest), so that
 //   made-up keys cannot buy a fresh budget;
 // - a request whose key was accepted also counts against that key (preValidation, after the
@@ -94,7 +94,7 @@ export default fp(
       if (result.isExceeded || result.remaining < shown) apply(reply, result, policy(config.keyMax), 'this API key');
     });
   },
-  { name: 'rate-limit' },
+  { name: 'rate-limit', dependencies: ['project-scope'] },
 );
 
 function apply(reply: FastifyReply, result: Awaited<ReturnType<Check>>, policy: string, who: string): void {

@@ -1,19 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 // Every answer carries X-Request-Id, and every log line of the request carries the same id
-// (pino's reqId), so that a client's report can be matched with the server's logs. A
-// caller's own id is kept when it is well formed; anything else (too long, control
-// characters, spaces that could forge log lines) is replaced by a fresh UUID.
-
-const WELL_FORMED = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
-
-export function requestId(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && WELL_FORMED.test(given) ? given : randomUUID();
-}
+// (pino's reqId), so that a client's report can be matched with the server's logs. The id
+// itself is made by `requestId` (src/http/server-options.ts) before any hook runs.
 
 export default fp(
   async function requestIdHeader(app: FastifyInstance) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { demoDocument } from '../../src/demo/demo-data.js';
 import { importDocument } from '../../src/import/import.js';
-import type { OrderRecord } from '../../src/import/records.js';
+import type { OrderRecord } from '../../src/resources/orders/record.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { call, fieldOf, ids } from '../support/request.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { connect } from '../../src/db/connect.js';
-import { isStorageUnavailable, toApiError } from '../../src/http/errors-handler.js';
+import { isStorageUnavailable, toApiError } from '../../src/http/error-mapping.js';
 import { adminQuery } from '../support/pg-database.js';
 import { PG_SKIP, PG_URL } from '../support/storage.js';
 import { TcpProxy } from '../support/tcp-proxy.js';

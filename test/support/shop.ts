@@ -1,6 +1,7 @@
 import type { Storage } from '../../src/db/connect.js';
 import { importDocument } from '../../src/import/import.js';
-import type { OrderRecord, UserRecord } from '../../src/import/records.js';
+import type { OrderRecord } from '../../src/resources/orders/record.js';
+import type { UserRecord } from '../../src/resources/users/record.js';
 
 // The one fixture shop of the tests, written through the importer as a user would. Its data
 // is chosen so that every ordering rule and filter has something to tell apart: names equal

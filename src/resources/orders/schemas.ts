@@ -1,8 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, MAX_ID, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
-import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from '../../import/records.js';
-
-export { FULFILLMENT_STATUSES, PAYMENT_STATUSES };
+import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './record.js';
 
 export const PaymentStatus = Type.Enum(PAYMENT_STATUSES);
 export const FulfillmentStatus = Type.Enum(FULFILLMENT_STATUSES);
@@ -57,7 +55,8 @@ export const OrderListQuery = Type.Object(
 );
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
-// SPEC 4.5 names the strings "true"/"false" for the flags; JSON booleans are accepted too.
+// The flags are the strings "true"/"false" (docs/API.md, POST /orders/<order_id>); JSON
+// booleans are accepted too.
 const FlagInput = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false')], {
   description: 'true or false, as a JSON boolean or a string',
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { presentPlan } from './present.js';
 import type { Plan } from './schemas.js';
 
 /** Plans with their prices; `onlyActive` for the public list, `id` for one plan. */
@@ -25,13 +26,10 @@ export async function findPlans(
     .orderBy('amount')
     .orderBy('id')
     .execute();
-  return plans.map((p) => ({
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    status: p.status,
-    prices: prices.filter((x) => x.plan_id === p.id).map(({ plan_id: _, ...price }) => price),
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  }));
+  return plans.map((p) =>
+    presentPlan(
+      p,
+      prices.filter((x) => x.plan_id === p.id),
+    ),
+  );
 }

@@ -1,8 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, Timestamp } from '../../http/schemas.js';
-
-export const PLAN_STATUSES = ['active', 'deactivated', 'archived', 'deleted'] as const;
-export const INTERVALS = ['day', 'week', 'month', 'year', 'one_time'] as const;
+import { INTERVALS, PLAN_STATUSES } from './record.js';
 
 export const Price = Type.Object({
   id: Id,

@@ -1,12 +1,37 @@
 import type { Selectable } from 'kysely';
 import type { ProductTable } from '../../db/schema.js';
+import type { ProductRecord } from './record.js';
 import type { Product } from './schemas.js';
 
 export type ProductRow = Selectable<ProductTable>;
 
-/** A stored row as the API shows it; the inventory mode decides which stock field is live. */
+/**
+ * A stored row as the API shows it: the export's record with the project's currency, and the
+ * stock fields as the inventory mode makes them (advanced: in_stock follows stock_quantity;
+ * simple: stock_quantity is null).
+ */
 export function presentProduct(row: ProductRow, currency: string, categoryIds: number[]): Product {
   const advanced = row.inventory_type === 'advanced';
+  const { id, handle, name, description, sku, price, ...rest } = productRecord(row, categoryIds);
+  return {
+    id,
+    handle,
+    name,
+    description,
+    sku,
+    price,
+    currency,
+    ...rest,
+    in_stock: advanced ? row.stock_quantity > 0 : row.in_stock === 1,
+    stock_quantity: advanced ? row.stock_quantity : null,
+  };
+}
+
+/**
+ * A stored row as a record of an export: the stored stock fields of either inventory mode
+ * (an import of it restores both), and no currency (the project line carries it).
+ */
+export function productRecord(row: ProductRow, categoryIds: number[]): Required<ProductRecord> & { id: number } {
   return {
     id: row.id,
     handle: row.handle,
@@ -14,10 +39,9 @@ export function presentProduct(row: ProductRow, currency: string, categoryIds: n
     description: row.description,
     sku: row.sku,
     price: row.price,
-    currency,
     inventory_type: row.inventory_type,
-    in_stock: advanced ? row.stock_quantity > 0 : row.in_stock === 1,
-    stock_quantity: advanced ? row.stock_quantity : null,
+    in_stock: row.in_stock === 1,
+    stock_quantity: row.stock_quantity,
     show_in_store: row.show_in_store === 1,
     custom_sort: row.custom_sort,
     category_ids: categoryIds,

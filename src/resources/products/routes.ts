@@ -23,17 +23,14 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/products/', {
-    config: { auth: 'fetch_hidden' },
+    config: { auth: 'fetch_hidden', answerCache: true },
     schema: {
       summary: 'List products',
       tags: ['products'],
       querystring: ProductListQuery,
       response: { 200: ProductList, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request, reply) => {
-      const cached = app.answerCache.lookup(request, reply);
-      // The stored JSON text, typed as the answer it is (the serialiser lets strings through).
-      if (cached !== undefined) return reply.send(cached as never);
+    handler: async (request) => {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
@@ -64,7 +61,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/products/:product', {
-    config: { auth: 'fetch_hidden' },
+    config: { auth: 'fetch_hidden', answerCache: true },
     schema: {
       summary: 'Get a product by id or handle',
       tags: ['products'],
@@ -72,10 +69,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: ProductGetQuery,
       response: { 200: ProductRef, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request, reply) => {
-      const cached = app.answerCache.lookup(request, reply);
-      // The stored JSON text, typed as the answer it is (the serialiser lets strings through).
-      if (cached !== undefined) return reply.send(cached);
+    handler: async (request) => {
       const ref = parseRef(request.params.product, 'product');
       const row = await findProduct(app.storage.db, request.project.id, ref, request.query.fetch_hidden === true);
       if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);

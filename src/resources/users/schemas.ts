@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, NullableTimestamp, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
-import { SUBSCRIPTION_STATUSES } from '../../import/records.js';
+import { SUBSCRIPTION_STATUSES } from './record.js';
 
 export const Subscription = Type.Object({
   plan_id: Id,

@@ -1,0 +1,76 @@
+import type { FastifyError } from 'fastify';
+import { ApiError } from '../errors.js';
+import { validationError } from './validation.js';
+
+// Every error, whatever raised it, as one of the API's errors. Nothing a client sees ever
+// carries a stack trace, SQL text or a file path: an unexpected error becomes a 500 with a
+// fixed message (the error handler, src/plugins/error-handler.ts, logs it whole).
+
+export function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return validationError(error.validation, error.validationContext ?? 'request');
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'request body is larger than 64 KiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'request body must be sent as Content-Type: application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'Content-Length does not match the body');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(400, 'request body is empty; send a JSON object', [{ field: 'body', message: 'is empty' }]);
+  }
+  // Fastify reports broken JSON and prototype-poisoning keys (refused by secure-json-parse)
+  // with the same error, so one message names both.
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    const message = 'is not valid JSON, or holds a __proto__ or constructor.prototype key';
+    return new ApiError(400, `request body ${message}`, [{ field: 'body', message }]);
+  }
+  if (isStorageUnavailable(error))
+    return new ApiError(503, 'storage is unavailable; try again shortly', undefined, { cause: error });
+  const status = error.statusCode;
+  if (status && status >= 400 && status < 500) {
+    if (status === 404) return new ApiError(404, 'not found');
+    if (status === 413) return new ApiError(413, 'request is too large');
+    if (status === 415) return new ApiError(415, 'unsupported media type');
+    return new ApiError(400, 'bad request');
+  }
+  return new ApiError(500, 'internal error', undefined, { cause: error });
+}
+
+// What node-postgres and better-sqlite3 really throw when the database cannot answer now:
+// socket errors (the server is down or the network cut), PostgreSQL's connection and
+// shutdown classes (08, 57P0x), too_many_connections (53300), a statement timeout (57014),
+// and pg's own messages that carry no code (pool connect timeout, a connection ended
+// mid-query, a client-side query timeout). SQLITE_BUSY* is a lock held past busy_timeout.
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57014',
+  '53300',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connect ECONNREFUSED|Client has encountered a connection error|Client was closed and is not queryable/i;
+
+/** Errors that mean "the database cannot be reached right now", not "this request is wrong". */
+export function isStorageUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: string; errors?: unknown[] } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('SQLITE_BUSY'))) return true;
+  if (UNAVAILABLE_MESSAGES.test(e.message ?? '')) return true;
+  // Connecting to a name with several addresses fails with an AggregateError of each try.
+  return Array.isArray(e.errors) && e.errors.some(isStorageUnavailable);
+}

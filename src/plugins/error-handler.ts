@@ -1,0 +1,27 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../errors.js';
+import { toApiError } from '../http/error-mapping.js';
+
+// One place shapes every error into the envelope of the API (src/http/error-mapping.ts) and
+// answers a path nothing serves with a 404 in the same envelope.
+
+export default fp(
+  async function errorHandler(app: FastifyInstance) {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const apiError = toApiError(error);
+      // An unreachable database is expected now and then and says nothing new per request:
+      // one line, no stack. Anything else 5xx is a fault of ours, logged whole.
+      if (apiError.status === 503)
+        request.log.warn({ code: (error as { code?: string }).code, reason: error.message }, 'storage unavailable');
+      else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (apiError.status === 401) reply.header('www-authenticate', 'Bearer');
+      return reply.code(apiError.status).send(apiError.toBody());
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      reply.code(404).send(new ApiError(404, `no resource at ${request.method} ${request.url.split('?')[0]}`).toBody());
+    });
+  },
+  { name: 'error-handler' },
+);

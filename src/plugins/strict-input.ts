@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../errors.js';
+import { coerceQuery, rejectNul } from '../http/validation.js';
+
+// Before the schemas judge a request (docs/API.md, "Conventions" and "Errors"): query strings are converted
+// strictly (plain digits, exact true/false; a parameter given twice is a 400), no text may
+// hold a NUL or an unpaired surrogate, and a route that reads a body needs a Content-Type.
+
+export default fp(
+  async function strictInput(app: FastifyInstance) {
+    // JSON is the only body this API reads: without Fastify's text/plain parser, any other
+    // Content-Type is a 415 rather than a string that fails validation.
+    app.removeContentTypeParser('text/plain');
+    // A plain callback, not an async hook: it runs on every request (see request-id.ts).
+    app.addHook('preValidation', (request, _reply, done) => {
+      try {
+        coerceQuery(request);
+        rejectNul(request.body, 'body');
+        if (request.routeOptions.schema?.body && !request.headers['content-type']) {
+          throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
+        }
+      } catch (error) {
+        return done(error as Error);
+      }
+      done();
+    });
+  },
+  { name: 'strict-input' },
+);

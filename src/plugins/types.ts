@@ -1,0 +1,43 @@
+import type { CountCache } from '../cache/count-cache.js';
+import type { Storage } from '../db/connect.js';
+import type { Project } from '../resources/projects/repository.js';
+import type { IdempotencyClaim } from './idempotency.js';
+import type { Metrics } from './metrics.js';
+
+// What the plugins add to Fastify's own types, in one place: the decorations each plugin
+// makes, and the route options the pipeline reads. The plugin that sets each is named.
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the database (storage.ts) */
+    storage: Storage;
+    /** exact totals per filter and data_version (storage.ts, src/cache/count-cache.ts) */
+    counts: CountCache;
+    /** Prometheus counters (metrics.ts) */
+    metrics: Metrics;
+    /** the methods each route path serves, collected as routes are added (method-not-allowed.ts) */
+    servedMethods: ReadonlyMap<string, ReadonlySet<string>>;
+  }
+
+  interface FastifyRequest {
+    /** the project of a route under /v2/projects/:project_id (project-scope.ts) */
+    project: Project;
+    /** the id of the API key accepted for this request; rate limits and idempotency use it (project-scope.ts) */
+    apiKeyId: number | null;
+    /** set when the answer depends on the caller's key (project-scope.ts; http-caching.ts reads it) */
+    isPrivate: boolean;
+    /** the Idempotency-Key this POST claimed, until its answer is stored (idempotency.ts) */
+    idempotency: IdempotencyClaim | null;
+    /** set on a miss of a route whose 200 answer may be stored under this key (answer-cache.ts) */
+    answerKey: string | null;
+  }
+
+  interface FastifyContextConfig {
+    /** `key`: always needs an API key; `fetch_hidden`: needs one when fetch_hidden=true (project-scope.ts) */
+    auth?: 'key' | 'fetch_hidden';
+    /** the 200 answer is kept per data_version and URL, and served from memory (answer-cache.ts) */
+    answerCache?: boolean;
+    /** one of the catch-all routes that answer 405 (method-not-allowed.ts) */
+    methodNotAllowed?: boolean;
+  }
+}

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { TSchema } from 'typebox';
+import type { Database } from '../db/schema.js';
+import type { ErrorDetail } from '../errors.js';
+
+// A resource as the import, the export and `storefront generate` see it: one descriptor per
+// resource folder, gathered in registry.ts. The machinery (src/import/, src/export/,
+// src/generate/) loops over the descriptors and knows no resource by name.
+
+/** Tables of a resource's records: ids are per project, and an import may hand them out. */
+export type RecordTable = 'categories' | 'products' | 'plans' | 'users' | 'orders';
+/** Tables of the parts of a record (links, prices, subscriptions, items). */
+export type ChildTable = 'product_categories' | 'plan_prices' | 'subscriptions' | 'order_items';
+
+export type Row = Record<string, unknown>;
+
+/** What turning a record into rows needs besides the record. */
+export interface RowContext {
+  projectId: string;
+  /** the project's currency, for prices and orders that give none */
+  currency: string;
+  /** unix seconds: the created_at of records that give none */
+  now: number;
+}
+
+/** One record as rows: its own table's row and the rows of its parts, by table. */
+export interface RecordRows {
+  row: Row & { id: number; handle?: string };
+  children: Partial<Record<ChildTable, Row[]>>;
+}
+
+/**
+ * Rows of a table that hold a record's parts. A record written again replaces its parts:
+ * the import deletes the stored ones (by `parent`) before inserting the new ones.
+ */
+export interface ChildSpec {
+  table: ChildTable;
+  /** the column naming the record the row belongs to */
+  parent: string;
+  /**
+   * The rows carry ids of their own (project_id, id), which a record may leave out: the
+   * import gives them the next free id and upserts them, a later row of an id winning.
+   */
+  ownIds?: boolean;
+}
+
+/** What a resource's reference check sees once every record of the file is written. */
+export interface ReferenceCheck {
+  db: Kysely<Database>;
+  projectId: string;
+  /** at most this many problems are listed: a query need not return more */
+  limit: number;
+  /** the ids of this resource's records in the file, in the order they first appeared */
+  idsInFile(): number[];
+  /** a problem of this resource's record `id`, at its place in the file (or as "product 12") */
+  problemAt(id: number, field: string, message: string): void;
+}
+
+export interface ResourceDescriptor<R = never> {
+  /** the table of its records, the section of a JSON document, the key of import counts */
+  kind: RecordTable;
+  /** the `type` of an NDJSON line, and the record's name in messages ("product 12") */
+  type: string;
+  /** the TypeBox schema a record of the file is checked against */
+  record: TSchema;
+  /** records carry a `handle`, unique per project among this resource's records */
+  handles?: boolean;
+  children: readonly ChildSpec[];
+  /** a problem the schema cannot express (checked after it), if any */
+  check?(record: R): ErrorDetail | undefined;
+  /** a valid record, with its id decided, as rows: the same for the import and generate */
+  toRows(record: R, id: number, ctx: RowContext): RecordRows;
+  /** checks the references of every record of the file (run after all are written) */
+  checkReferences?(check: ReferenceCheck): Promise<void>;
+  /** the export: up to `limit` records in the import format, in id order, ids above `after` */
+  exportPage(db: Kysely<Database>, projectId: string, after: number, limit: number): Promise<{ id: number }[]>;
+}

@@ -1,0 +1,20 @@
+import { pageWithParts } from '../../db/page-by-id.js';
+import type { ResourceDescriptor } from '../descriptor.js';
+import { productRecord } from './present.js';
+import { ProductRecord } from './record.js';
+import { checkProductReferences } from './references.js';
+import { categoryIdsOf } from './repository.js';
+import { productRows } from './rows.js';
+
+export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
+  kind: 'products',
+  type: 'product',
+  record: ProductRecord,
+  handles: true,
+  children: [{ table: 'product_categories', parent: 'product_id' }],
+  check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
+  toRows: productRows,
+  checkReferences: checkProductReferences,
+  exportPage: (db, projectId, after, limit) =>
+    pageWithParts(db, 'products', projectId, after, limit, categoryIdsOf, productRecord),
+};

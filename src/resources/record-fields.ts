@@ -1,0 +1,25 @@
+import { Type } from 'typebox';
+
+// Field schemas shared by the records of an import file and an export (docs/API.md, "Import
+// format"): the API's record shapes, where every field with a default may be left out and
+// `id` may be left out to take the next free id.
+
+export const Handle = Type.String({
+  maxLength: 128,
+  pattern: '^(?![0-9]+$)[a-z0-9]+(-[a-z0-9]+)*$',
+  description: 'a handle: lower-case letters and digits in words joined by single hyphens, not all digits',
+});
+export const Bool = Type.Boolean();
+// Times from year 1 to 9999: every backend stores them as the same 64-bit integer (an
+// unbounded one would be a REAL in SQLite and an error in PostgreSQL's bigint).
+export const Timestamp = Type.Integer({
+  minimum: -62_135_596_800,
+  maximum: 253_402_300_799,
+  description: 'unix seconds',
+});
+export const Count = (max: number) => Type.Integer({ minimum: 0, maximum: max });
+export const Money = Count(1_000_000_000_000);
+export const Text = (maxLength: number) => Type.String({ maxLength });
+export const Currency = () =>
+  Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' });
+export const strict = { additionalProperties: false } as const;

@@ -1,0 +1,32 @@
+import { categoriesDescriptor } from './categories/descriptor.js';
+import type { ResourceDescriptor } from './descriptor.js';
+import { ordersDescriptor } from './orders/descriptor.js';
+import { plansDescriptor } from './plans/descriptor.js';
+import { productsDescriptor } from './products/descriptor.js';
+import { usersDescriptor } from './users/descriptor.js';
+
+// Every resource the import, the export and `storefront generate` handle, in the order of
+// an import document and an export: a record may refer only to kinds before it, except
+// that references are checked once the whole file is in (docs/API.md, "Import format").
+
+export const RESOURCES: readonly ResourceDescriptor[] = [
+  categoriesDescriptor,
+  productsDescriptor,
+  plansDescriptor,
+  usersDescriptor,
+  ordersDescriptor,
+];
+
+export type Kind = ResourceDescriptor['kind'];
+
+const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));
+const byType = new Map(RESOURCES.map((r) => [r.type, r]));
+
+export function resourceOf(kind: Kind): ResourceDescriptor {
+  return byKind.get(kind)!;
+}
+
+/** The resource of an NDJSON line's `type` ("product"), if there is one. */
+export function resourceOfType(type: string): ResourceDescriptor | undefined {
+  return byType.get(type);
+}
