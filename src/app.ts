@@ -67,7 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   );
 
-  // The request pipeline, in boot order (docs/ARCHITECTURE-pipeline.md). Hooks of one kind
+  // The request pipeline, in boot order (docs/ARCHITECTURE.md, "The request pipeline"). Hooks of one kind
   // run in the order they are registered here; each plugin names the ones it needs in its
   // `dependencies`, so that Fastify refuses to start when this order breaks them.
   await app.register(storagePlugin, { storage, caches });

@@ -7,7 +7,7 @@ import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { seedShop } from '../support/shop.js';
 
-// The request pipeline as plugins (docs/ARCHITECTURE-pipeline.md): its order is enforced at
+// The request pipeline as plugins (docs/ARCHITECTURE.md, "The request pipeline"): its order is enforced at
 // start-up, and the answer cache changes nothing a client can see.
 
 test('cache settings come from the environment, checked at start-up and frozen', () => {
