@@ -22,6 +22,9 @@ const codes = {
   503: 'unavailable',
 } as const;
 
+/** The most `details` entries one error lists; `more_details` counts the others. */
+export const MAX_DETAILS = 20;
+
 export type ErrorStatus = keyof typeof codes;
 export type ErrorCode = (typeof codes)[ErrorStatus];
 
@@ -38,12 +41,19 @@ export class ApiError extends Error {
   }
 
   toBody() {
-    const error: { status: number; code: string; message: string; details?: ErrorDetail[] } = {
-      status: this.status,
-      code: this.code,
-      message: this.message,
-    };
-    if (this.details?.length) error.details = this.details;
+    const error: {
+      status: number;
+      code: string;
+      message: string;
+      details?: ErrorDetail[];
+      more_details?: number;
+    } = { status: this.status, code: this.code, message: this.message };
+    if (this.details?.length) {
+      // A request with 1,800 unknown parameters must not get an answer many times its own
+      // size: the first MAX_DETAILS are listed and the rest only counted.
+      error.details = this.details.slice(0, MAX_DETAILS);
+      if (this.details.length > MAX_DETAILS) error.more_details = this.details.length - MAX_DETAILS;
+    }
     return { error };
   }
 }

@@ -19,11 +19,10 @@ export function toApiError(error: FastifyError): ApiError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError(400, 'request body is empty; send a JSON object', [{ field: 'body', message: 'is empty' }]);
   }
-  // Fastify reports broken JSON and prototype-poisoning keys (refused by secure-json-parse)
-  // with the same error, so one message names both.
+  // Bodies are parsed by src/http/json-body.ts, which raises ApiErrors; this covers a parser
+  // of Fastify's own, should one ever run.
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    const message = 'is not valid JSON, or holds a __proto__ or constructor.prototype key';
-    return new ApiError(400, `request body ${message}`, [{ field: 'body', message }]);
+    return new ApiError(400, 'request body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]);
   }
   if (isStorageUnavailable(error))
     return new ApiError(503, 'storage is unavailable; try again shortly', undefined, { cause: error });

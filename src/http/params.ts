@@ -16,7 +16,7 @@ export function parseRef(segment: string, what: string): Ref {
 
 /** A path id: a positive integer in range, or 404. */
 export function parseId(segment: string, what: string): number {
-  const n = /^[0-9]{1,16}$/.test(segment) ? Number(segment) : 0;
+  const n = /^[0-9]+$/.test(segment) ? Number(segment) : 0;
   if (n < 1 || n > MAX_ID) throw new ApiError(404, `${what} ${JSON.stringify(segment)} not found`);
   return n;
 }
@@ -27,7 +27,7 @@ export function parseIdList(value: string, field = 'ids', max = 100): number[] {
   if (value === '') throw invalid(field, rule);
   const ids = new Set<number>();
   for (const part of value.split(',')) {
-    const n = /^[0-9]{1,16}$/.test(part) ? Number(part) : 0;
+    const n = /^[0-9]+$/.test(part) ? Number(part) : 0;
     if (n < 1 || n > MAX_ID) throw invalid(field, rule);
     ids.add(n);
   }

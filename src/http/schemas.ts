@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { type ErrorStatus, codeFor } from '../errors.js';
+import { type ErrorStatus, MAX_DETAILS, codeFor } from '../errors.js';
 
 // Building blocks shared by every resource's schemas. These schemas validate requests,
 // serialise responses and (later) make the OpenAPI document: one source of truth.
@@ -16,7 +16,15 @@ export const ErrorBody = Type.Object(
       status: Type.Integer(),
       code: Type.String(),
       message: Type.String(),
-      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+      details: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+          maxItems: MAX_DETAILS,
+          description: 'each bad field or parameter, at most 20',
+        }),
+      ),
+      more_details: Type.Optional(
+        Type.Integer({ minimum: 1, description: 'how many further problems were found but not listed' }),
+      ),
     }),
   },
   { $id: 'Error', description: 'Every error answer has this shape.' },

@@ -19,7 +19,9 @@ export function coerceQuery(request: FastifyRequest): void {
     const type = schema?.properties?.[name]?.type;
     if (typeof value !== 'string') continue;
     checkText(value, name);
-    if (type === 'integer' && /^[0-9]{1,15}$/.test(value)) query[name] = Number(value);
+    // Any count of digits: an id of 16 digits is in range (up to 2^53-1), and leading zeros
+    // change nothing. Past 2^53-1 the number is inexact, but then the schema's maximum refuses it.
+    if (type === 'integer' && /^[0-9]+$/.test(value)) query[name] = Number(value);
     else if (type === 'boolean' && (value === 'true' || value === 'false')) query[name] = value === 'true';
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
+import { parseJsonBody } from '../http/json-body.js';
 import { coerceQuery, rejectNul } from '../http/validation.js';
 
 // Before the schemas judge a request (docs/API.md, "Conventions" and "Errors"): query strings are converted
@@ -12,6 +13,15 @@ export default fp(
     // JSON is the only body this API reads: without Fastify's text/plain parser, any other
     // Content-Type is a 415 rather than a string that fails validation.
     app.removeContentTypeParser('text/plain');
+    // Bytes, not a string: the body is decoded strictly as UTF-8 (src/http/json-body.ts).
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      try {
+        done(null, parseJsonBody(request, body as Buffer));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
     // A plain callback, not an async hook: it runs on every request (see request-id.ts).
     app.addHook('preValidation', (request, _reply, done) => {
       try {

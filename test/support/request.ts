@@ -17,8 +17,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** sent as JSON, with content-type application/json unless the headers say otherwise */
   body?: unknown;
-  /** sent as it is */
-  raw?: string;
+  /** sent as it is (a Buffer for bytes that are not UTF-8 text) */
+  raw?: string | Buffer;
 }
 
 /** One request through app.inject, with the JSON body parsed when there is one. */
@@ -29,7 +29,7 @@ export async function call(
   options: RequestOptions = {},
 ): Promise<Answer> {
   const headers = { ...(options.headers ?? {}) };
-  let payload: string | undefined = options.raw;
+  let payload: string | Buffer | undefined = options.raw;
   if (options.body !== undefined) {
     payload = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
