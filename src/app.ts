@@ -25,6 +25,7 @@ import projectScope, { PROJECT_ROUTES } from './plugins/project-scope.js';
 import rateLimit from './plugins/rate-limit.js';
 import requestId from './plugins/request-id.js';
 import securityHeaders from './plugins/security-headers.js';
+import serviceIndex from './plugins/service-index.js';
 import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
 import { categoryRoutes } from './resources/categories/routes.js';
@@ -77,6 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityHeaders);
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
   await app.register(health);
+  await app.register(serviceIndex);
   await app.register(projectScope);
   await app.register(rateLimit, {
     config:

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +5,7 @@ import fp from 'fastify-plugin';
 import { cleanDocument } from './clean.js';
 import { API_DESCRIPTION, TAGS } from './description.js';
 import { documentRoute } from './transform.js';
+import { VERSION } from '../version.js';
 
 // The OpenAPI document is made by @fastify/swagger from the route schemas themselves, so it
 // cannot drift from what is validated and serialised. Register this plugin before any route:
@@ -28,15 +28,11 @@ const DOCS_CSP = [
   "style-src 'self' 'unsafe-inline'",
 ].join('; ');
 
-const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
 async function openapi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Storefront API', version, description: API_DESCRIPTION },
+      info: { title: 'Storefront API', version: VERSION, description: API_DESCRIPTION },
       tags: TAGS,
       components: {
         securitySchemes: {

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 
 // Shops call the public part straight from browser pages of any origin (docs/API.md, "HTTP
 // behaviour"): every answer allows any origin, and browser code may read the ETag, the
-// rate-limit headers and the request id. No cookies are used, so none are allowed.
+// rate-limit headers, the request id and WWW-Authenticate. No cookies are used, so none are allowed.
 
 export default fp(
   async function corsPolicy(app: FastifyInstance) {
@@ -21,6 +21,8 @@ export default fp(
         'Retry-After',
         'X-Request-Id',
         'Idempotent-Replayed',
+        // so that browser code can read why a 401 came (it says Bearer)
+        'WWW-Authenticate',
       ],
       maxAge: 86400,
       strictPreflight: false,

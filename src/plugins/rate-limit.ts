@@ -18,8 +18,17 @@ type Check = (
   request: FastifyRequest,
 ) => Promise<{ max: number; remaining: number; ttlInSeconds: number; isExceeded: boolean; isAllowed: boolean }>;
 
-/** Operational endpoints are never limited: probes and scrapers poll them from one address. */
-const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * Never limited: the operational endpoints (probes and scrapers poll them from one address),
+ * and what is static and cheap to serve: the index, the reference page with its assets and
+ * document, and the browser toolkit. A visitor reading /docs, or every page of a shop loading
+ * /toolkit.js, must not spend the budget that the same address needs for API calls.
+ */
+const UNLIMITED = /^\/(healthz|readyz|metrics|toolkit\.js|v2\/openapi\.json|docs(\/.*)?)?\/?$/;
+
+export function isUnlimited(path: string): boolean {
+  return UNLIMITED.test(path);
+}
 
 export function createRedis(url: string): Redis {
   const redis = new Redis(url, {
@@ -83,7 +92,7 @@ export default fp(
     const policy = (max: number) => `${max};w=${Math.ceil(config.windowMs / 1000)}`;
 
     app.addHook('onRequest', async (request, reply) => {
-      if (UNLIMITED.has(request.url.split('?')[0])) return;
+      if (isUnlimited(request.url.split('?')[0])) return;
       apply(reply, await byAddress(request), policy(config.addressMax), 'this address');
     });
     app.addHook('preValidation', async (request, reply) => {

@@ -15,6 +15,7 @@ import type { Response } from 'light-my-request';
 //   too (test/client/toolkit-route.test.ts checks its answers);
 // - /healthz, /readyz and /metrics: probes for the operator (docs/DEPLOY.md), hidden too
 //   (test/http/headers-logs-probes-limits.test.ts checks their answers);
+// - GET /: the service index (src/plugins/service-index.ts), a map of the above, hidden too;
 // - OPTIONS: CORS preflight, answered by @fastify/cors for every path (described in the
 //   document's introduction, not per path);
 // - a path that cannot be percent-decoded: 400 with an Error body, whatever the path;
@@ -38,7 +39,13 @@ interface Document {
   paths: Record<string, PathItem>;
 }
 
-const HIDDEN = [/^\/v2\/openapi\.json\/?$/, /^\/docs(\/|$)/, /^\/toolkit\.js\/?$/, /^\/(healthz|readyz|metrics)\/?$/];
+const HIDDEN = [
+  /^\/$/,
+  /^\/v2\/openapi\.json\/?$/,
+  /^\/docs(\/|$)/,
+  /^\/toolkit\.js\/?$/,
+  /^\/(healthz|readyz|metrics)\/?$/,
+];
 const DOCUMENT_ID = 'openapi.json';
 const REFUSED_BEFORE_ROUTING = [400, 413, 415];
 
