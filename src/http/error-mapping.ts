@@ -8,6 +8,12 @@ import { validationError } from './validation.js';
 
 export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
+  // A path segment that breaks its pattern names nothing that could exist: 404, as for an
+  // unknown id (docs/API.md, "Conventions"); the patterns are there to inform tools.
+  if (error.validation && error.validationContext === 'params') {
+    const { instancePath, data } = error.validation[0] as { instancePath: string; data?: unknown };
+    return new ApiError(404, `${instancePath.slice(1) || 'path'} ${JSON.stringify(data)} not found`);
+  }
   if (error.validation) return validationError(error.validation, error.validationContext ?? 'request');
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

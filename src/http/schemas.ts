@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { type ErrorStatus, MAX_DETAILS, codeFor } from '../errors.js';
+import { PROJECT_ID } from '../resources/projects/repository.js';
 
 // Building blocks shared by every resource's schemas. These schemas validate requests,
 // serialise responses and (later) make the OpenAPI document: one source of truth.
@@ -37,8 +38,20 @@ export function errorResponses(...statuses: ErrorStatus[]): Record<number, TSche
   return out;
 }
 
-export const Page = Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'page number, default 1' });
-export const PerPage = Type.Integer({ minimum: 1, maximum: 100, description: 'page size, default 20' });
+export const Page = Type.Integer({
+  minimum: 1,
+  maximum: 1_000_000_000,
+  default: 1,
+  description: 'page number, default 1',
+  examples: [1],
+});
+export const PerPage = Type.Integer({
+  minimum: 1,
+  maximum: 100,
+  default: 20,
+  description: 'page size, default 20',
+  examples: [20],
+});
 
 export const ListMeta = Type.Object({
   page: Type.Integer(),
@@ -58,3 +71,26 @@ export function pageMeta(page: number, perpage: number, total: number) {
 
 /** For routes that take no query parameters: any parameter is a 400 naming it. */
 export const EmptyQuery = Type.Object({}, { additionalProperties: false });
+
+// Path parameters. Their patterns tell tools (fuzzers, generated clients) what a value looks
+// like; a value that breaks one names nothing, so it is a 404 like any unknown id
+// (src/http/error-mapping.ts), never a 400. Examples are the demo project's (README.md).
+
+export const ProjectId = Type.String({
+  pattern: PROJECT_ID.source,
+  description: 'the project id',
+  examples: ['demo'],
+});
+export const ProjectParams = Type.Object({ project_id: ProjectId });
+
+/** `<plan_id>`, `<user_id>`, `<order_id>`: digits only. */
+export const PathId = (what: string) =>
+  Type.String({ pattern: '^[0-9]+$', description: `${what} id`, examples: ['1'] });
+
+/** `<product>`, `<category>`: all digits is an id, anything else a handle. */
+export const IdOrHandle = (what: string, example: string) =>
+  Type.String({
+    pattern: '^([0-9]+|[a-z0-9]+(-[a-z0-9]+)*)$',
+    description: `${what} id, or its handle`,
+    examples: [example],
+  });

@@ -2,13 +2,18 @@
 // nothing promises that), and a shared schema's `$id` is a bare name that means nothing
 // inside the document once its $refs point at components/schemas. Neither belongs in a
 // published OpenAPI document, so both are removed from a copy; the route schemas themselves
-// stay untouched. Tags that no operation uses are dropped too, so that the list in /docs
+// stay untouched. A component that refers to itself is unrolled to a bounded depth
+// (bound-recursion.ts), for tools that cannot follow a cycle. Tags that no operation uses are dropped too, so that the list in /docs
 // always matches the routes that exist.
+
+import { boundRecursion } from './bound-recursion.js';
 
 type Json = unknown;
 
 export function cleanDocument(document: Record<string, unknown>): Record<string, unknown> {
   const out = strip(document) as Record<string, unknown>;
+  const components = out.components as { schemas?: Record<string, Record<string, unknown>> } | undefined;
+  if (components?.schemas) components.schemas = boundRecursion(components.schemas);
   const used = new Set<string>();
   for (const item of Object.values((out.paths ?? {}) as Record<string, Record<string, { tags?: string[] }>>)) {
     for (const operation of Object.values(item)) for (const tag of operation.tags ?? []) used.add(tag);

@@ -18,3 +18,10 @@ export const TAGS = [
   { name: 'categories', description: 'Categories as a tree. Public.' },
   { name: 'orders', description: 'Orders and their statuses. API key required.' },
 ];
+
+// The first entry is relative: the server that served the document (what /docs calls). The
+// second is `npm start` on one's own machine, for tools that need an absolute address.
+export const SERVERS = [
+  { url: '/', description: 'the server that serves this document' },
+  { url: 'http://127.0.0.1:3000', description: 'a local `npm start` (PORT=3000)' },
+];

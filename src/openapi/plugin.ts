@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { cleanDocument } from './clean.js';
-import { API_DESCRIPTION, TAGS } from './description.js';
+import { API_DESCRIPTION, SERVERS, TAGS } from './description.js';
 import { documentRoute } from './transform.js';
 import { VERSION } from '../version.js';
 
@@ -34,6 +34,7 @@ async function openapi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: { title: 'Storefront API', version: VERSION, description: API_DESCRIPTION },
       tags: TAGS,
+      servers: SERVERS,
       components: {
         securitySchemes: {
           bearerAuth: {

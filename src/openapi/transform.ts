@@ -1,5 +1,6 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { codeFor } from '../errors.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../plugins/idempotency.js';
 
 // The document is generated from the route schemas; this transform only adds what every
 // route shares but does not declare itself, because it comes from app-wide hooks:
@@ -7,7 +8,9 @@ import { codeFor } from '../errors.js';
 // - 429 (src/plugins/rate-limit.ts limits every route), 500 and 503 (src/plugins/error-handler.ts
 //   can answer them on any route),
 // - the Authorization scheme a route needs (config.auth, read by src/plugins/project-scope.ts),
-// - the headers that come with 200 (ETag) and 401 (WWW-Authenticate).
+// - the headers that come with 200 (ETag) and 401 (WWW-Authenticate), and the request headers
+//   those hooks read (If-None-Match, If-Match, Idempotency-Key);
+// - `security: []` on public routes, so that no viewer shows them locked.
 // It hides the catch-all 405 routes of src/plugins/method-not-allowed.ts: they are the absence
 // of an operation, which OpenAPI says by not listing the method; the API description
 // explains the 405 answer instead.
@@ -53,10 +56,18 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   response[503] ??= errorRef(503, 'storage is unreachable; try again shortly');
 
   const out: Schema = { ...schema, response };
-  if (isGet) out.headers = withIfNoneMatch(schema.headers as Schema | undefined);
+  if (isGet) out.headers = withRequestHeaders(schema.headers as Schema | undefined, { 'if-none-match': IF_NONE_MATCH });
+  // The app-wide hooks that read these headers: If-Match on the updates that can answer 412
+  // (src/http/if-match.ts), Idempotency-Key on every POST made with a key (idempotency.ts).
+  if (route.method === 'POST' && response[412])
+    out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'if-match': IF_MATCH });
+  if (route.method === 'POST' && config.auth === 'key')
+    out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'idempotency-key': IDEMPOTENCY_KEY });
   if (config.auth === 'key') out.security = [{ bearerAuth: [] }];
   // An empty requirement makes the key optional: it is needed only with fetch_hidden=true.
-  if (config.auth === 'fetch_hidden') out.security = [{}, { bearerAuth: [] }];
+  else if (config.auth === 'fetch_hidden') out.security = [{}, { bearerAuth: [] }];
+  // Public: said outright, so that no viewer draws a padlock on it.
+  else out.security = [];
   return { schema: out as FastifySchema, url };
 }
 
@@ -64,11 +75,28 @@ function withHeaders(schema: Schema, headers: Record<string, Schema>): Schema {
   return { ...schema, headers: { ...(schema.headers as Schema | undefined), ...headers } };
 }
 
-function withIfNoneMatch(headers: Schema | undefined): Schema {
-  const properties = { ...(headers?.properties as Schema | undefined) };
-  properties['if-none-match'] = {
-    type: 'string',
-    description: 'an ETag from an earlier answer: 304 when it still matches',
-  };
+// An ETag as the API makes it (src/http/etag.ts): SHA-1 in base64url, quoted.
+const ETAG_EXAMPLE = '"2jmj7l5rSw0yVb_vlWAYkK_YBwk"';
+
+const IF_NONE_MATCH: Schema = {
+  type: 'string',
+  description: 'an ETag from an earlier answer: 304 when it still matches',
+  examples: [ETAG_EXAMPLE],
+};
+const IF_MATCH: Schema = {
+  type: 'string',
+  description: 'the ETag of the record as last read (or *): 412 precondition_failed when it has changed since',
+  examples: [ETAG_EXAMPLE],
+};
+const IDEMPOTENCY_KEY: Schema = {
+  type: 'string',
+  pattern: IDEMPOTENCY_KEY_PATTERN,
+  description:
+    'any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict',
+  examples: ['4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68'],
+};
+
+function withRequestHeaders(headers: Schema | undefined, added: Record<string, Schema>): Schema {
+  const properties = { ...(headers?.properties as Schema | undefined), ...added };
   return { type: 'object', ...headers, properties };
 }

@@ -18,7 +18,9 @@ import { ApiError } from '../errors.js';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const STALE_SECONDS = 60;
 const PURGE_EVERY_MS = 60_000;
-const WELL_FORMED = /^[\x21-\x7e]{1,255}$/;
+/** Printable ASCII, 1 to 255 characters (also the header's pattern in the OpenAPI document). */
+export const IDEMPOTENCY_KEY_PATTERN = '^[!-~]{1,255}$';
+const WELL_FORMED = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 export interface IdempotencyClaim {
   projectId: string;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
+import { NESTING_DEPTH } from '../../src/openapi/bound-recursion.js';
 import { testApp } from '../support/app.js';
 
 // The document served at /v2/openapi.json: valid OpenAPI 3.1, clean of TypeBox internals,
@@ -38,11 +39,56 @@ test('shared schemas are components, referred to by local $refs, with no TypeBox
     const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
     assert.ok(name && document.components.schemas[name], `$ref ${ref} resolves inside the document`);
   }
-  // Category nests itself: the recursion must survive as a reference, not be inlined away.
-  assert.equal(
-    document.components.schemas.Category.properties.subcategories.items.$ref,
-    '#/components/schemas/Category',
-  );
+  // Category nests itself: the document spells it out NESTING_DEPTH levels deep with no cycle
+  // (tools that dereference every $ref stop at one), each level the same shape.
+  let level = document.components.schemas.Category;
+  for (let depth = 1; depth < NESTING_DEPTH; depth++) {
+    assert.deepEqual(level.required, ['id', 'handle', 'name', 'parent_id', 'subcategories'], `level ${depth}`);
+    level = level.properties.subcategories.items;
+  }
+  assert.equal(level.properties.subcategories.items.type, 'object');
+  assert.doesNotMatch(JSON.stringify(document.components.schemas.Category), /\$ref/);
+});
+
+test('every operation: a camelCase operationId, examples for its parameters and body, patterns, security', async (t) => {
+  const { app } = await testApp(t, 'sqlite');
+  const document = await documentOf(app);
+  assert.ok(document.servers.some((s: Json) => s.url === '/'));
+  const ids: string[] = [];
+  for (const [path, item] of Object.entries<Json>(document.paths)) {
+    for (const [method, operation] of Object.entries<Json>(item)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      assert.match(operation.operationId ?? '', /^(list|get|update)[A-Z][A-Za-z]+$/, `${where}: operationId`);
+      ids.push(operation.operationId);
+      for (const parameter of operation.parameters ?? []) {
+        assert.notEqual(parameter.example, undefined, `${where}: ${parameter.name} has an example`);
+        if (parameter.schema.pattern)
+          assert.match(String(parameter.example), new RegExp(parameter.schema.pattern), `${where}: ${parameter.name}`);
+      }
+      const names = (operation.parameters ?? []).map((p: Json) => `${p.in} ${p.name}`);
+      for (const name of ['path project_id', 'query ids', 'query order', 'path product', 'path category'])
+        if (names.includes(name)) {
+          const parameter = operation.parameters.find((p: Json) => `${p.in} ${p.name}` === name);
+          assert.ok(parameter.schema.pattern, `${where}: ${name} has a pattern`);
+        }
+      if (method === 'post') {
+        assert.ok(operation.requestBody.content['application/json'].example, `${where}: body example`);
+        for (const header of ['header if-match', 'header idempotency-key'])
+          assert.ok(names.includes(header), `${where}: documents ${header}`);
+      }
+      const secured = (operation.security ?? []).some((s: Json) => 'bearerAuth' in s);
+      if (path.includes('/plans') || path.includes('/categories'))
+        assert.deepEqual(operation.security, [], `${where}: public, said outright`);
+      else if (path.includes('/products') && method === 'get')
+        assert.deepEqual(operation.security, [{}, { bearerAuth: [] }], `${where}: a key only for fetch_hidden`);
+      else assert.ok(secured, `${where}: needs a key`);
+    }
+  }
+  assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+  assert.ok(ids.includes('listProducts') && ids.includes('updateOrder'));
+  // Swagger UI sends the body example on Execute: the order update's must not cancel or archive.
+  const orderUpdate = document.paths['/v2/projects/{project_id}/orders/{order_id}'].post;
+  assert.deepEqual(orderUpdate.requestBody.content['application/json'].example, { fulfillment_status: 'shipped' });
 });
 
 test('every operation declares its path parameters, its errors, and 304 for GET', async (t) => {

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { parseRef } from '../../http/params.js';
-import { EmptyQuery, errorResponses } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, ProjectParams } from '../../http/schemas.js';
 import { categoryForest } from './repository.js';
 import { CategoryListQuery, CategoryParams, CategoryTree } from './schemas.js';
 
@@ -12,6 +12,8 @@ export async function categoryRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/categories/', {
     schema: {
+      operationId: 'listCategories',
+      params: ProjectParams,
       summary: 'List categories as a tree',
       description:
         'A bare array of root categories, each with its subcategories nested recursively, every level sorted by name.',
@@ -31,6 +33,7 @@ export async function categoryRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/categories/:category', {
     schema: {
+      operationId: 'getCategory',
       summary: 'Get a category by id or handle, with its subtree',
       tags: ['categories'],
       params: CategoryParams,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { IdOrHandle, ProjectId } from '../../http/schemas.js';
 
 // Categories nest to any depth, so the schema refers to itself by $id.
 export const Category = {
@@ -28,13 +29,15 @@ export const CategoryTree = Type.Array(Type.Ref('Category'));
 export const CategoryListQuery = Type.Object(
   {
     'root-category': Type.Optional(
-      Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'only this category and its subtree' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: Number.MAX_SAFE_INTEGER,
+        description: 'only this category and its subtree',
+        examples: [1],
+      }),
     ),
   },
   { additionalProperties: false },
 );
 
-export const CategoryParams = Type.Object({
-  project_id: Type.String(),
-  category: Type.String({ description: 'category id or handle' }),
-});
+export const CategoryParams = Type.Object({ project_id: ProjectId, category: IdOrHandle('category', '1') });

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseId } from '../../http/params.js';
-import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
 import { findOrder, itemsOf, listOrders, updateOrder } from './repository.js';
 import { OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
@@ -18,6 +18,8 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
     // Kept per data_version (src/plugins/answer-cache.ts); the key is checked before.
     config: { auth: 'key', answerCache: true },
     schema: {
+      operationId: 'listOrders',
+      params: ProjectParams,
       summary: 'List orders, newest first',
       description: 'Sorted by created_at, then id, both descending. All filters combine with AND.',
       tags: ['orders'],
@@ -56,6 +58,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/orders/:order_id', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'getOrder',
       summary: 'Get an order',
       tags: ['orders'],
       params: OrderParams,
@@ -74,6 +77,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   app.post('/orders/:order_id', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'updateOrder',
       summary: 'Update an order',
       description: 'Changes only the fields sent, atomically, and answers with the whole updated order.',
       tags: ['orders'],

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, MAX_ID, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { Id, MAX_ID, Page, PathId, ProjectId, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
 import { FULFILLMENT_STATUSES, PAYMENT_STATUSES } from './record.js';
 
 export const PaymentStatus = Type.Enum(PAYMENT_STATUSES);
@@ -34,22 +34,28 @@ export type Order = Static<typeof Order>;
 
 export const OrderList = PagedList(Type.Ref('Order'));
 
-const Flag = Type.Boolean({ description: 'true or false' });
-const UnixSeconds = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_ID, description });
+const Flag = Type.Boolean({ description: 'true or false', examples: [false] });
+const UnixSeconds = (description: string, example: number) =>
+  Type.Integer({ minimum: 0, maximum: MAX_ID, description, examples: [example] });
 
 export const OrderListQuery = Type.Object(
   {
     page: Type.Optional(Page),
     perpage: Type.Optional(PerPage),
-    payment_status: Type.Optional(PaymentStatus),
-    fulfillment_status: Type.Optional(FulfillmentStatus),
+    payment_status: Type.Optional(Type.Enum(PAYMENT_STATUSES, { examples: ['paid'] })),
+    fulfillment_status: Type.Optional(Type.Enum(FULFILLMENT_STATUSES, { examples: ['shipped'] })),
     is_canceled: Type.Optional(Flag),
     is_archived: Type.Optional(Flag),
     customer_email: Type.Optional(
-      Type.String({ format: 'email', maxLength: 320, description: 'matched case-insensitively' }),
+      Type.String({
+        format: 'email',
+        maxLength: 320,
+        description: 'matched case-insensitively',
+        examples: ['ada@example.com'],
+      }),
     ),
-    created_after: Type.Optional(UnixSeconds('unix seconds; only orders created after it (exclusive)')),
-    created_before: Type.Optional(UnixSeconds('unix seconds; only orders created before it (exclusive)')),
+    created_after: Type.Optional(UnixSeconds('unix seconds; only orders created after it (exclusive)', 1700000000)),
+    created_before: Type.Optional(UnixSeconds('unix seconds; only orders created before it (exclusive)', 4102444800)),
   },
   { additionalProperties: false },
 );
@@ -69,11 +75,9 @@ export const OrderUpdate = Type.Object(
     is_archived: Type.Optional(FlagInput),
     delivery_information: Type.Optional(Type.String({ maxLength: 10_000 })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  // The example is what Swagger UI sends on Execute: it must never cancel or archive.
+  { additionalProperties: false, minProperties: 1, examples: [{ fulfillment_status: 'shipped' }] },
 );
 export type OrderUpdate = Static<typeof OrderUpdate>;
 
-export const OrderParams = Type.Object({
-  project_id: Type.String(),
-  order_id: Type.String({ description: 'order id' }),
-});
+export const OrderParams = Type.Object({ project_id: ProjectId, order_id: PathId('order') });

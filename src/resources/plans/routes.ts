@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { parseId } from '../../http/params.js';
-import { EmptyQuery, errorResponses } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, ProjectParams } from '../../http/schemas.js';
 import { findPlans } from './repository.js';
 import { PlanList, PlanParams } from './schemas.js';
 
@@ -12,6 +12,8 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/plans/', {
     schema: {
+      operationId: 'listPlans',
+      params: ProjectParams,
       summary: 'List the plans that can be subscribed to',
       description: 'Active plans only, sorted by id, each with its prices.',
       tags: ['plans'],
@@ -23,6 +25,7 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/plans/:plan_id', {
     schema: {
+      operationId: 'getPlan',
       summary: 'Get a plan in any status',
       tags: ['plans'],
       params: PlanParams,

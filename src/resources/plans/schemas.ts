@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Timestamp } from '../../http/schemas.js';
+import { Id, PathId, ProjectId, Timestamp } from '../../http/schemas.js';
 import { INTERVALS, PLAN_STATUSES } from './record.js';
 
 export const Price = Type.Object({
@@ -26,4 +26,4 @@ export const Plan = Type.Object(
 export type Plan = Static<typeof Plan>;
 
 export const PlanList = Type.Object({ data: Type.Array(Type.Ref('Plan')) });
-export const PlanParams = Type.Object({ project_id: Type.String(), plan_id: Type.String() });
+export const PlanParams = Type.Object({ project_id: ProjectId, plan_id: PathId('plan') });

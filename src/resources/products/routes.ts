@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, invalid } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
-import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentProduct } from './present.js';
 import { categoryIdsOf, findProduct, listProducts, updateProduct } from './repository.js';
 import {
@@ -25,6 +25,8 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/products/', {
     config: { auth: 'fetch_hidden', answerCache: true },
     schema: {
+      operationId: 'listProducts',
+      params: ProjectParams,
       summary: 'List products',
       tags: ['products'],
       querystring: ProductListQuery,
@@ -63,6 +65,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/products/:product', {
     config: { auth: 'fetch_hidden', answerCache: true },
     schema: {
+      operationId: 'getProduct',
       summary: 'Get a product by id or handle',
       tags: ['products'],
       params: ProductParams,
@@ -81,6 +84,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   app.post('/products/:product', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'updateProduct',
       summary: 'Update a product',
       tags: ['products'],
       params: ProductParams,

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { Id, IdOrHandle, Page, ProjectId, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
 
 export const ORDER_CLAUSES = [
   'name_asc',
@@ -44,7 +44,11 @@ export type Product = Static<typeof Product>;
 
 export const ProductList = PagedList(Type.Ref('Product'));
 
-export const FetchHidden = Type.Boolean({ description: 'true: hidden products too; needs an API key' });
+export const FetchHidden = Type.Boolean({
+  default: false,
+  description: 'true: hidden products too; needs an API key',
+  examples: [false],
+});
 
 export const ProductListQuery = Type.Object(
   {
@@ -55,14 +59,32 @@ export const ProductListQuery = Type.Object(
         minimum: 1,
         maximum: Number.MAX_SAFE_INTEGER,
         description: 'category id: products directly in it',
+        examples: [1],
       }),
     ),
     search: Type.Optional(
-      Type.String({ maxLength: 256, description: 'case-insensitive substring of name, description or SKU' }),
+      Type.String({
+        maxLength: 256,
+        description: 'case-insensitive substring of name, description or SKU',
+        examples: ['mug'],
+      }),
     ),
-    ids: Type.Optional(Type.String({ description: 'comma-separated product ids, at most 100' })),
+    // A failed pattern's message reads "must be <description>" (describeRule), so each
+    // description is the rule itself.
+    ids: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]+(,[0-9]+)*$',
+        description: 'a comma-separated list of 1 to 100 positive integer ids',
+        examples: ['1,2,3'],
+      }),
+    ),
     order: Type.Optional(
-      Type.String({ description: `comma-separated clauses of ${ORDER_CLAUSES.join(', ')}; default date_desc` }),
+      Type.String({
+        pattern: `^(${ORDER_CLAUSES.join('|')})(,(${ORDER_CLAUSES.join('|')}))*$`,
+        default: 'date_desc',
+        description: `one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}`,
+        examples: ['price_asc,name_asc'],
+      }),
     ),
     fetch_hidden: Type.Optional(FetchHidden),
   },
@@ -85,11 +107,8 @@ export const ProductUpdate = Type.Object(
       Type.Integer({ minimum: 0, maximum: 100_000, description: 'only for advanced products' }),
     ),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, examples: [{ price: 1999 }] },
 );
 export type ProductUpdate = Static<typeof ProductUpdate>;
 
-export const ProductParams = Type.Object({
-  project_id: Type.String(),
-  product: Type.String({ description: 'product id or handle' }),
-});
+export const ProductParams = Type.Object({ project_id: ProjectId, product: IdOrHandle('product', '1') });

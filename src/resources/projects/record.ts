@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { Currency, strict } from '../record-fields.js';
-import type { Project } from './repository.js';
+import { PROJECT_ID, type Project } from './repository.js';
 
 /** The first record of an import file and of an export: the project itself. */
 export const ProjectRecord = Type.Object(
   {
     id: Type.String({
-      pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
+      pattern: PROJECT_ID.source,
       description: 'a project id: 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit',
     }),
     name: Type.String({ minLength: 1, maxLength: 200 }),

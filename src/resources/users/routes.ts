@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { parseId } from '../../http/params.js';
-import { EmptyQuery, errorResponses, pageMeta } from '../../http/schemas.js';
+import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentUser } from './present.js';
 import { findUser, listUsers, subscriptionsOf } from './repository.js';
 import { UserList, UserListQuery, UserParams } from './schemas.js';
@@ -14,6 +14,8 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/users/', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'listUsers',
+      params: ProjectParams,
       summary: 'List users, newest first',
       description: 'Sorted by created_at, then id, both descending. Each user carries its subscriptions.',
       tags: ['users'],
@@ -39,6 +41,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/users/:user_id', {
     config: { auth: 'key' },
     schema: {
+      operationId: 'getUser',
       summary: 'Get a user',
       tags: ['users'],
       params: UserParams,

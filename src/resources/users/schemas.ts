@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, NullableTimestamp, Page, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { Id, NullableTimestamp, Page, PathId, ProjectId, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
 import { SUBSCRIPTION_STATUSES } from './record.js';
 
 export const Subscription = Type.Object({
@@ -35,4 +35,4 @@ export const UserListQuery = Type.Object(
 );
 export type UserListQuery = Static<typeof UserListQuery>;
 
-export const UserParams = Type.Object({ project_id: Type.String(), user_id: Type.String({ description: 'user id' }) });
+export const UserParams = Type.Object({ project_id: ProjectId, user_id: PathId('user') });
