@@ -84,8 +84,8 @@ export const ProjectId = Type.String({
 export const ProjectParams = Type.Object({ project_id: ProjectId });
 
 /** `<plan_id>`, `<user_id>`, `<order_id>`: digits only. */
-export const PathId = (what: string) =>
-  Type.String({ pattern: '^[0-9]+$', description: `${what} id`, examples: ['1'] });
+export const PathId = (what: string, example = '1') =>
+  Type.String({ pattern: '^[0-9]+$', description: `${what} id`, examples: [example] });
 
 /** `<product>`, `<category>`: all digits is an id, anything else a handle. */
 export const IdOrHandle = (what: string, example: string) =>
