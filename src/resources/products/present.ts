@@ -51,9 +51,21 @@ export function productRecord(row: ProductRow, categoryIds: number[]): Required<
   };
 }
 
-/** The lower-cased text `search` looks in. \u001f keeps a match from spanning two fields. */
+/** The case-folded text `search` looks in. \u001f keeps a match from spanning two fields. */
 export function searchText(name: string, description: string, sku: string | null): string {
-  return [name, description, sku ?? ''].join('\u001f').toLowerCase();
+  return foldCase([name, description, sku ?? ''].join('\u001f'));
+}
+
+/**
+ * Unicode full case folding, as `search` needs it (docs/API.md): the stored text and the
+ * term are both folded by this one function, so both backends compare the same strings.
+ * `toLowerCase` alone is context-sensitive (a capital sigma at a word's end becomes ς, so
+ * "ΚΟΣ" missed "ΚΟΣΤΑΣ") and keeps ß apart from "ss". Lower, upper, lower applies the full
+ * mappings (ß and ẞ -> ss, ligatures, ΐ), and every sigma is then one letter, σ. It differs
+ * from CaseFolding.txt only where it folds more (dotless ı to i).
+ */
+export function foldCase(text: string): string {
+  return text.toLowerCase().toUpperCase().toLowerCase().replace(/ς/g, 'σ');
 }
 
 export function nameKey(name: string): string {

@@ -6,7 +6,7 @@ import { forUpdate, isPostgres } from '../../db/dialect.js';
 import { searchCondition } from '../../db/search-index.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
-import { type ProductRow, nameKey, searchText } from './present.js';
+import { type ProductRow, foldCase, nameKey, searchText } from './present.js';
 import type { OrderClause, ProductUpdate } from './schemas.js';
 
 export interface ProductFilter {
@@ -66,7 +66,7 @@ function filtered(
     );
   }
   if (f.ids) q = q.where('products.id', 'in', f.ids);
-  if (f.search) q = q.where(searchCondition(db, f.search.toLowerCase(), walk));
+  if (f.search) q = q.where(searchCondition(db, foldCase(f.search), walk));
   return q;
 }
 
