@@ -40,8 +40,8 @@ async function startPrism(documentUrl: string, upstream: string): Promise<Prism>
       output += chunk.toString();
       if (output.includes('Prism is listening')) resolve();
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => reject(new Error(`prism exited with ${code}:\n${output}`)));
     setTimeout(() => reject(new Error(`prism did not start in 30 s:\n${output}`)), 30_000).unref();
   });
