@@ -4,6 +4,7 @@ import { suiteApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { seedShop } from '../support/shop.js';
 import { bearer, call } from '../support/request.js';
+import { shopAndOtherKeys } from '../support/shop-app.js';
 
 const LIST = '/v2/projects/shop/products/';
 const ids = (body: { data: { id: number }[] }) => body.data.map((p) => p.id);
@@ -13,8 +14,7 @@ eachBackend('products list', (backend) => {
   let key: string;
   let otherKey: string;
   before(async () => {
-    key = await t.key('shop');
-    otherKey = await t.key('other');
+    [key, otherKey] = await shopAndOtherKeys(t);
   });
   const get = (query: string, headers: Record<string, string> = {}) =>
     call(t.app, 'GET', `${LIST}${query}`, { headers });
