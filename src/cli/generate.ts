@@ -9,7 +9,11 @@ export async function generateCommand(args: string[]): Promise<void> {
   const { values, positionals } = parse(
     'generate',
     args,
-    { products: { type: 'string' }, orders: { type: 'string' }, users: { type: 'string' } },
+    {
+      products: { type: 'string', value: 'N', help: 'products to add (default 0)' },
+      orders: { type: 'string', value: 'N', help: 'orders to add (default 0)' },
+      users: { type: 'string', value: 'N', help: 'users to add (default 0)' },
+    },
     ['project_id'],
   );
   const [projectId] = positionals;
