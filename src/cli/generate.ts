@@ -41,7 +41,9 @@ export async function generateCommand(args: string[]): Promise<void> {
   });
   if (tty) process.stderr.write('\r\x1b[K');
   const c = summary.counts;
+  const k = summary.kept;
+  const kept = k.categories || k.plans ? `; kept its ${k.categories} categories and ${k.plans} plans` : '';
   process.stdout.write(
-    `generated into ${summary.projectId}: ${c.categories} categories, ${c.products} products, ${c.plans} plans, ${c.users} users, ${c.orders} orders (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    `generated into ${summary.projectId}: ${c.categories} categories, ${c.products} products, ${c.plans} plans, ${c.users} users, ${c.orders} orders (${((Date.now() - started) / 1000).toFixed(1)} s)${kept}\n`,
   );
 }
