@@ -53,9 +53,7 @@ export async function importFile(
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new ImportError([
-      `${path}: not valid JSON at ${describeJsonSyntaxError(jsonSyntaxError(text, e as Error))}`,
-    ]);
+    throw new ImportError([`${path}: not valid JSON at ${describeJsonSyntaxError(jsonSyntaxError(text, e as Error))}`]);
   }
   return importDocument(db, doc, options);
 }
