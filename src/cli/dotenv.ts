@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseEnv } from 'node:util';
+import * as util from 'node:util';
 import { CliError } from './context.js';
 
 /**
@@ -17,6 +17,9 @@ export function loadDotEnv(path = '.env'): void {
     if (code === 'ENOENT') return;
     throw new CliError(`storefront: cannot read ${path} (${code ?? (e as Error).message})`);
   }
-  for (const [name, value] of Object.entries(parseEnv(text)))
+  // util.parseEnv came with Node 20.12; on an older Node only a .env that exists is refused.
+  if (typeof util.parseEnv !== 'function')
+    throw new CliError(`storefront: reading ${path} needs Node.js 20.12 or newer`);
+  for (const [name, value] of Object.entries(util.parseEnv(text)))
     if (process.env[name] === undefined) process.env[name] = value;
 }
