@@ -15,8 +15,8 @@ import { recordWriter, rowWriter } from './row-writer.js';
 // resource's own mapping, as in an import; only the import's checks are skipped, which the
 // records pass by construction (test/generate imports an export of a generated project).
 // New records take ids after the project's highest ones, so generating into a project with
-// data adds to it; a project's own categories and plans are used instead of new ones. The project's data_version is bumped
-// in the same transaction, like every other write path.
+// data adds to it; a project's own categories and plans are used instead of new ones. The
+// project's data_version is bumped in the same transaction, like every other write path.
 
 export interface GenerateOptions {
   products: number;
