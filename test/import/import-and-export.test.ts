@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { exportProject } from '../../src/export/export.js';
-import { ImportError, importDocument, importFile } from '../../src/import/import.js';
+import { importDocument, importFile } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
+import { importFailure } from '../support/import-failure.js';
 import { shopDocument } from '../support/shop.js';
 import { call } from '../support/request.js';
 
@@ -20,15 +21,7 @@ const file = (name: string, text: string) => {
 const ndjson = (...lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const project = { id: 'imp', name: 'Import shop', currency: 'GBP' };
 
-async function problemsOf(work: Promise<unknown>): Promise<string[]> {
-  try {
-    await work;
-  } catch (e) {
-    assert.ok(e instanceof ImportError, String(e));
-    return e.problems;
-  }
-  assert.fail('the import was expected to fail');
-}
+const problemsOf = async (work: Promise<unknown>) => (await importFailure(work)).problems;
 
 async function exported(db: Parameters<typeof exportProject>[0], id: string): Promise<string> {
   const out = new PassThrough();

@@ -3,9 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ImportError, importDocument, importFile } from '../../src/import/import.js';
+import { importDocument, importFile } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
+import { importFailure } from '../support/import-failure.js';
 
 // A file with problems is fixed in one round: every problem is listed by its place in the
 // first run (field errors, ids given twice, references), and nothing is written.
@@ -18,20 +19,10 @@ const file = (name: string, text: string) => {
 };
 const project = { id: 'imp', name: 'Import shop', currency: 'GBP' };
 
-async function failure(work: Promise<unknown>): Promise<ImportError> {
-  try {
-    await work;
-  } catch (e) {
-    assert.ok(e instanceof ImportError, String(e));
-    return e;
-  }
-  assert.fail('the import was expected to fail');
-}
-
 eachBackend('import problems in one round', (backend) => {
   test('the same id twice in one file is refused at the later place, naming the earlier', async (t) => {
     const { storage } = await testApp(t, backend);
-    const { problems } = await failure(
+    const { problems } = await importFailure(
       importDocument(storage.db, {
         project,
         products: [
@@ -50,7 +41,7 @@ eachBackend('import problems in one round', (backend) => {
       lines.push(JSON.stringify({ type: 'product', id: i, handle: `p-${i}`, name: 'P', price: 1 }));
     lines.push(JSON.stringify({ type: 'product', id: 7, handle: 'again', name: 'P', price: 1 }));
     lines.push(JSON.stringify({ type: 'product', id: 7, handle: 'thrice', name: 'P', price: 1 }));
-    const streamed = await failure(importFile(storage.db, file('twice.ndjson', lines.join('\n'))));
+    const streamed = await importFailure(importFile(storage.db, file('twice.ndjson', lines.join('\n'))));
     assert.deepEqual(streamed.problems, [
       'line 1502: id 7 is also the id of line 8',
       'line 1503: id 7 is also the id of line 8',
@@ -60,20 +51,23 @@ eachBackend('import problems in one round', (backend) => {
   test('a JSON syntax error names its line and column', async (t) => {
     const { storage } = await testApp(t, backend);
     const json = '{"project": {"id": "imp", "name": "I", "currency": "USD"},\n "products": [\n  {"name": "A"},,\n ]}';
-    assert.deepEqual((await failure(importFile(storage.db, file('syntax.json', json)))).problems, [
+    assert.deepEqual((await importFailure(importFile(storage.db, file('syntax.json', json)))).problems, [
       `${join(dir, 'syntax.json')}: not valid JSON at line 3, column 17: Unexpected token ','`,
     ]);
     const cut = '{"project": {"id": "imp",\n "name": "I"';
-    assert.match((await failure(importFile(storage.db, file('cut.json', cut)))).problems[0], /at line 2, column 13: /);
+    assert.match(
+      (await importFailure(importFile(storage.db, file('cut.json', cut)))).problems[0],
+      /at line 2, column 13: /,
+    );
     const lines = '{"type":"project","id":"imp","name":"I","currency":"USD"}\n{"type":"product" "name":"A"}\n';
-    assert.deepEqual((await failure(importFile(storage.db, file('syntax.ndjson', lines)))).problems, [
+    assert.deepEqual((await importFailure(importFile(storage.db, file('syntax.ndjson', lines)))).problems, [
       "line 2: is not valid JSON at column 19: Expected ',' or '}' after property value",
     ]);
   });
 
   test('references are reported in the same run as field errors, not those to refused records', async (t) => {
     const { storage } = await testApp(t, backend);
-    const { problems } = await failure(
+    const { problems } = await importFailure(
       importDocument(storage.db, {
         project,
         categories: [
