@@ -1,7 +1,8 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DEFAULT_DATABASE_URL } from '../config.js';
 import { type Storage, connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { HelpRequested, type OptionSpecs, asksForHelp } from './help.js';
 
 /** A CLI failure: printed as one line on stderr, exit code 1 (2 for usage). */
 export class CliError extends Error {
@@ -14,18 +15,23 @@ export class CliError extends Error {
   }
 }
 
-export const databaseOption = { database: { type: 'string' } } as const;
+export const databaseOption = { database: { type: 'string', value: '<url>' } } as const;
 
-/** parseArgs with our error style: unknown options and missing values are usage errors. */
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
-  command: string,
-  args: string[],
-  options: T,
-  positionals: string[],
-) {
+/**
+ * parseArgs with our error style: unknown options and missing values are usage errors.
+ * What it is given is also the command's --help (help.ts): `--help` or `-h` anywhere
+ * answers with the usage made from `command`, `options` and `positionals`.
+ */
+export function parse(command: string, args: string[], options: OptionSpecs, positionals: string[]) {
+  if (asksForHelp(args)) throw new HelpRequested(command, options, positionals);
+  // parseArgs' own fields only: `value` and `help` are for --help.
+  const config: NonNullable<ParseArgsConfig['options']> = {};
+  const specs: OptionSpecs = { ...databaseOption, ...options };
+  for (const [name, { type, short, multiple }] of Object.entries(specs))
+    config[name] = { type, ...(short === undefined ? {} : { short }), ...(multiple === undefined ? {} : { multiple }) };
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...databaseOption, ...options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: config, allowPositionals: true, strict: true });
   } catch (e) {
     throw new CliError(`storefront ${command}: ${(e as Error).message.split('\n')[0]}`, 2);
   }

@@ -9,7 +9,11 @@ export async function generateCommand(args: string[]): Promise<void> {
   const { values, positionals } = parse(
     'generate',
     args,
-    { products: { type: 'string' }, orders: { type: 'string' }, users: { type: 'string' } },
+    {
+      products: { type: 'string', value: 'N', help: 'products to add (default 0)' },
+      orders: { type: 'string', value: 'N', help: 'orders to add (default 0)' },
+      users: { type: 'string', value: 'N', help: 'users to add (default 0)' },
+    },
     ['project_id'],
   );
   const [projectId] = positionals;
@@ -37,7 +41,9 @@ export async function generateCommand(args: string[]): Promise<void> {
   });
   if (tty) process.stderr.write('\r\x1b[K');
   const c = summary.counts;
+  const k = summary.kept;
+  const kept = k.categories || k.plans ? `; kept its ${k.categories} categories and ${k.plans} plans` : '';
   process.stdout.write(
-    `generated into ${summary.projectId}: ${c.categories} categories, ${c.products} products, ${c.plans} plans, ${c.users} users, ${c.orders} orders (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    `generated into ${summary.projectId}: ${c.categories} categories, ${c.products} products, ${c.plans} plans, ${c.users} users, ${c.orders} orders (${((Date.now() - started) / 1000).toFixed(1)} s)${kept}\n`,
   );
 }

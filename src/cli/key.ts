@@ -6,7 +6,12 @@ export async function key(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   switch (sub) {
     case 'create': {
-      const { values, positionals } = parse('key create', rest, { label: { type: 'string' } }, ['project_id']);
+      const { values, positionals } = parse(
+        'key create',
+        rest,
+        { label: { type: 'string', value: '<text>', help: 'what the key is for' } },
+        ['project_id'],
+      );
       const created = await withStorage(values, async (storage) => {
         await requireProject(storage.db, positionals[0]);
         return createKey(storage.db, positionals[0], (values.label as string | undefined) ?? '');

@@ -1,26 +1,13 @@
 import { CliError } from './context.js';
+import { loadDotEnv } from './dotenv.js';
 import { exportCommand } from './export.js';
 import { generateCommand } from './generate.js';
+import { HelpRequested, asksForHelp, commandHelp, commandList } from './help.js';
 import { importCommand } from './import.js';
 import { key } from './key.js';
 import { migrate } from './migrate.js';
 import { project } from './project.js';
 import { serve } from './serve.js';
-
-const USAGE = `usage: storefront <command> [--database <url>]
-
-  serve [--port N] [--host H]        serve the API (migrates first)
-  migrate                             create or upgrade the schema
-  project create <project_id> --name <text> --currency <ISO 4217>
-  key create <project_id> [--label <text>]   print a new API key (shown once)
-  key list <project_id>              id, label, created_at, last_used_at
-  key revoke <key_id>                the key stops working at once
-  import <file.json|file.ndjson>     load a project's data, all or nothing
-  export <project_id>                write the project as JSON to stdout
-  generate <project_id> [--products N] [--orders N] [--users N]
-                                     add realistic generated data (creates the project)
-
---database defaults to $DATABASE_URL, then sqlite:./data/storefront.db`;
 
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   serve,
@@ -32,19 +19,53 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   generate: generateCommand,
 };
 
+/**
+ * Each command (and subcommand) in one line, for `storefront --help` and the top of its own
+ * --help; its arguments and options come from its `parse` call (help.ts).
+ */
+const ABOUT: Record<string, string> = {
+  serve: 'serve the API (migrates first)',
+  migrate: 'create or upgrade the schema',
+  'project create': 'create a project',
+  'key create': 'print a new API key (shown once)',
+  'key list': 'the keys of a project: id, label, created_at, last_used_at',
+  'key revoke': 'the key stops working at once',
+  import: "load a project's data from a .json or .ndjson file, all or nothing",
+  export: 'write the project as JSON in the import format to stdout',
+  generate: 'add realistic generated data (creates the project); a second run reuses its categories and plans',
+};
+
 export async function main(argv: string[]): Promise<void> {
-  const [command, ...args] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
-    if (!command) process.exitCode = 2;
+  // A reader that goes away (`storefront export demo | head`) is a normal end, not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(0);
+  });
+  let [command, ...args] = argv;
+  if (command === 'help' && args.length) [command, ...args] = [...args, '--help'];
+  if (!command || command === 'help' || HELP_FLAG.test(command)) {
+    const list = commandList(ABOUT);
+    if (command) process.stdout.write(list);
+    else {
+      process.stderr.write(list);
+      process.exitCode = 2;
+    }
     return;
   }
   const run = COMMANDS[command];
   try {
-    if (!run) throw new CliError(`storefront: unknown command "${command}" (run storefront help)`, 2);
+    if (!run) throw new CliError(`storefront: unknown command "${command}" (run storefront --help)`, 2);
+    // A command with subcommands (project, key): `storefront key --help` lists them.
+    if (!(command in ABOUT) && (args.length === 0 || HELP_FLAG.test(args[0])) && asksForHelp(args)) {
+      process.stdout.write(commandList(ABOUT, command));
+      return;
+    }
+    loadDotEnv();
     await run(args);
   } catch (e) {
-    if (e instanceof CliError) {
+    if (e instanceof HelpRequested) {
+      process.stdout.write(commandHelp(e, ABOUT[e.command]));
+    } else if (e instanceof CliError) {
       process.stderr.write(`${e.message}\n${e.lines.map((l) => `  ${l}\n`).join('')}`);
       process.exitCode = e.exitCode;
     } else {
@@ -53,3 +74,5 @@ export async function main(argv: string[]): Promise<void> {
     }
   }
 }
+
+const HELP_FLAG = /^(--help|-h)$/;

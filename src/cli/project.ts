@@ -11,7 +11,10 @@ export async function project(args: string[]): Promise<void> {
   const { values, positionals } = parse(
     'project create',
     rest,
-    { name: { type: 'string' }, currency: { type: 'string' } },
+    {
+      name: { type: 'string', value: '<text>', help: "the project's name", required: true },
+      currency: { type: 'string', value: '<ISO 4217>', help: 'its currency, such as USD', required: true },
+    },
     ['project_id'],
   );
   const [id] = positionals;

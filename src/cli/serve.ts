@@ -3,7 +3,15 @@ import { closeOnSignals, startServer } from '../server.js';
 import { CliError, databaseUrl, parse } from './context.js';
 
 export async function serve(args: string[]): Promise<void> {
-  const { values } = parse('serve', args, { port: { type: 'string' }, host: { type: 'string' } }, []);
+  const { values } = parse(
+    'serve',
+    args,
+    {
+      port: { type: 'string', value: 'N', help: 'the port to listen on (default $PORT, then 3000)' },
+      host: { type: 'string', value: 'H', help: 'the address to listen on (default $HOST, then 127.0.0.1)' },
+    },
+    [],
+  );
   let config;
   try {
     config = loadConfig(process.env, {

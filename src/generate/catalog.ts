@@ -45,7 +45,7 @@ export function categories(firstId: number): WithId<CategoryRecord>[] {
 }
 
 /** Leaf categories (those without children): where products are filed. */
-export function leaves(cats: WithId<CategoryRecord>[]): number[] {
+export function leaves(cats: readonly { id: number; parent_id?: number | null }[]): number[] {
   const parents = new Set(cats.map((c) => c.parent_id));
   return cats.filter((c) => !parents.has(c.id)).map((c) => c.id);
 }
@@ -123,13 +123,19 @@ export function plans(ids: Ids): WithId<PlanRecord>[] {
   }));
 }
 
-export function user(id: number, ids: Ids): WithId<UserRecord> {
+/** A plan users may subscribe to, with its prices' ids. */
+export interface PricedPlan {
+  id: number;
+  prices: number[];
+}
+
+export function user(id: number, plans: readonly PricedPlan[]): WithId<UserRecord> {
   const r = new Random(id * 40503 + 7);
   const first = r.pick(FIRST_NAMES);
   const last = r.pick(LAST_NAMES);
   const created_at = EPOCH_END - r.int(0, SPAN);
-  const plan = r.int(0, 2);
-  const subscribed = r.chance(0.6);
+  const plan = plans.length ? r.pick(plans) : undefined;
+  const subscribed = r.chance(0.6) ? plan : undefined;
   const status = r.pick(['trialing', 'active', 'active', 'active', 'past_due', 'canceled'] as const);
   return {
     id,
@@ -141,8 +147,8 @@ export function user(id: number, ids: Ids): WithId<UserRecord> {
     subscriptions: subscribed
       ? [
           {
-            plan_id: ids.plan + plan,
-            price_id: ids.price + 2 * plan + r.int(0, 1),
+            plan_id: subscribed.id,
+            price_id: r.pick(subscribed.prices),
             status,
             started_at: created_at,
             canceled_at: status === 'canceled' ? created_at + 30 * DAY : null,

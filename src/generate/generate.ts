@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Storage } from '../db/connect.js';
 import { bumpDataVersion } from '../db/data-version.js';
 import type { Database } from '../db/schema.js';
-import { type Ids, categories, leaves, order, plans, product, user } from './catalog.js';
+import { type Ids, type PricedPlan, categories, leaves, order, plans, product, user } from './catalog.js';
 import { categoriesDescriptor } from '../resources/categories/descriptor.js';
 import { ordersDescriptor } from '../resources/orders/descriptor.js';
 import { plansDescriptor } from '../resources/plans/descriptor.js';
@@ -13,9 +13,10 @@ import { recordWriter, rowWriter } from './row-writer.js';
 // `storefront generate`: a realistic catalog written straight into the tables, in one
 // transaction and in large batches. The records (catalog.ts) become rows through each
 // resource's own mapping, as in an import; only the import's checks are skipped, which the
-// records pass by construction (test/generate imports an export of a generated project). New records take ids after the project's highest ones,
-// so generating into a project with data adds to it. The project's data_version is bumped
-// in the same transaction, like every other write path.
+// records pass by construction (test/generate imports an export of a generated project).
+// New records take ids after the project's highest ones, so generating into a project with
+// data adds to it; a project's own categories and plans are used instead of new ones. The
+// project's data_version is bumped in the same transaction, like every other write path.
 
 export interface GenerateOptions {
   products: number;
@@ -26,7 +27,10 @@ export interface GenerateOptions {
 
 export interface GenerateSummary {
   projectId: string;
+  /** what was added */
   counts: { categories: number; products: number; plans: number; users: number; orders: number };
+  /** the categories and plans the project had, used instead of generated ones */
+  kept: { categories: number; plans: number };
 }
 
 /** Rows per INSERT: large enough to amortise each statement, within SQLite's 32,766 parameters. */
@@ -55,12 +59,18 @@ export async function generate(
     const ids = await nextIds(trx, projectId);
     const write = recordWriter(rowWriter(storage, trx), { projectId, currency: project.currency, now });
 
-    const cats = categories(ids.category);
+    // A project that has categories or plans keeps them and gets none of ours: a second run
+    // adds products, users and orders to the tree and the plans of the first.
+    const existing = await existingCatalog(trx, projectId);
+    const cats = existing.categories.length ? [] : categories(ids.category);
     await write(categoriesDescriptor, cats);
-    const leafIds = leaves(cats);
+    const leafIds = leaves(cats.length ? cats : existing.categories);
 
-    const planRecords = plans(ids);
+    const planRecords = existing.plans.length ? [] : plans(ids);
     await write(plansDescriptor, planRecords);
+    const pricedPlans = (
+      planRecords.length ? planRecords.map((p) => ({ id: p.id, prices: p.prices!.map((c) => c.id!) })) : existing.plans
+    ).filter((p) => p.prices.length > 0);
 
     await inBatches(
       options.products,
@@ -77,7 +87,7 @@ export async function generate(
       options.onProgress && ((n) => options.onProgress!('users', n, options.users)),
       async (from, to) => {
         const made = [];
-        for (let i = from; i < to; i++) made.push(user(ids.user + i, ids));
+        for (let i = from; i < to; i++) made.push(user(ids.user + i, pricedPlans));
         await write(usersDescriptor, made);
       },
     );
@@ -97,6 +107,7 @@ export async function generate(
 
     return {
       projectId,
+      kept: { categories: existing.categories.length, plans: existing.plans.length },
       counts: {
         categories: cats.length,
         products: options.products,
@@ -109,6 +120,28 @@ export async function generate(
   // Fresh statistics, so that the planner knows the new sizes at once.
   await sql`analyze`.execute(db);
   return summary;
+}
+
+/** The project's categories (id and parent, for the leaves) and plans with their prices' ids. */
+async function existingCatalog(
+  db: Kysely<Database>,
+  pid: string,
+): Promise<{ categories: { id: number; parent_id: number | null }[]; plans: PricedPlan[] }> {
+  const cats = await db.selectFrom('categories').select(['id', 'parent_id']).where('project_id', '=', pid).execute();
+  const planIds = await db.selectFrom('plans').select('id').where('project_id', '=', pid).orderBy('id').execute();
+  const prices = await db
+    .selectFrom('plan_prices')
+    .select(['id', 'plan_id'])
+    .where('project_id', '=', pid)
+    .orderBy('id')
+    .execute();
+  return {
+    categories: cats.map((c) => ({ id: Number(c.id), parent_id: c.parent_id === null ? null : Number(c.parent_id) })),
+    plans: planIds.map(({ id }) => ({
+      id: Number(id),
+      prices: prices.filter((p) => Number(p.plan_id) === Number(id)).map((p) => Number(p.id)),
+    })),
+  };
 }
 
 async function nextIds(db: Kysely<Database>, pid: string): Promise<Ids> {

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
+import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
 import { ImportSession, type PlaceFormat } from './session.js';
 
 // `storefront import <file>`: a JSON document or an NDJSON stream, all or nothing. The whole
@@ -52,7 +53,7 @@ export async function importFile(
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new ImportError([`${path}: not valid JSON (${(e as Error).message})`]);
+    throw new ImportError([`${path}: not valid JSON at ${describeJsonSyntaxError(jsonSyntaxError(text, e as Error))}`]);
   }
   return importDocument(db, doc, options);
 }
@@ -115,8 +116,9 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
       let value: unknown;
       try {
         value = JSON.parse(text);
-      } catch {
-        session.problem('project', line, '', 'is not valid JSON');
+      } catch (e) {
+        const { column, reason } = jsonSyntaxError(text, e as Error);
+        session.problem('project', line, '', `is not valid JSON at column ${column}: ${reason}`);
         continue;
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {

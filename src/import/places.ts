@@ -25,6 +25,31 @@ export class Places {
     return undefined;
   }
 
+  /** Whether `id` was added (a scan: for the few look-ups of problems being reported). */
+  has(id: number): boolean {
+    for (let i = 0; i < this.length; i++) if (this.ids[i] === id) return true;
+    return false;
+  }
+
+  /**
+   * The ids added more than once, each with its places in the order added. Sorts a copy of
+   * the ids (8 bytes a record, for the moment it takes) rather than keeping a set of them.
+   */
+  repeated(): Map<number, number[]> {
+    const sorted = this.ids.slice(0, this.length).sort();
+    const twice = new Set<number>();
+    for (let i = 1; i < sorted.length; i++) if (sorted[i] === sorted[i - 1]) twice.add(sorted[i]);
+    const out = new Map<number, number[]>();
+    if (twice.size === 0) return out;
+    for (let i = 0; i < this.length; i++) {
+      if (!twice.has(this.ids[i])) continue;
+      const places = out.get(this.ids[i]);
+      if (places) places.push(this.places[i]);
+      else out.set(this.ids[i], [this.places[i]]);
+    }
+    return out;
+  }
+
   /** Each id once, at its last place, in the order ids first appeared (for the few categories). */
   toMap(): Map<number, number> {
     const map = new Map<number, number>();

@@ -35,6 +35,8 @@ interface Gathering {
   /** handle → id, within the batch being gathered */
   handles: Map<string, number>;
   places: Places;
+  /** the given ids of the records refused (references to them are not reported again) */
+  refused: Places;
 }
 
 export class ImportSession {
@@ -46,7 +48,10 @@ export class ImportSession {
   /** by table: the next id to hand out */
   private readonly nextId = new Map<string, number>();
   private readonly gathered = new Map<Kind, Gathering>(
-    RESOURCES.map((r) => [r.kind, { pending: new Map(), handles: new Map(), places: new Places() }]),
+    RESOURCES.map((r) => [
+      r.kind,
+      { pending: new Map(), handles: new Map(), places: new Places(), refused: new Places() },
+    ]),
   );
 
   constructor(
@@ -93,14 +98,21 @@ export class ImportSession {
     const details = checkRecord(resource.record, value);
     if (details.length === 0 && JSON.stringify(value).includes('\\u0000'))
       details.push({ field: '', message: 'must not contain NUL characters' });
-    if (details.length) return this.report(kind, place, details);
+    if (details.length) {
+      const given = (value as { id?: unknown } | null)?.id;
+      if (Number.isSafeInteger(given) && (given as number) > 0) this.refuse(kind, given as number, place);
+      return this.report(kind, place, details);
+    }
     const project = this.project;
     if (!project) return; // the project line was invalid: keep checking records, write nothing
     const record = value as { id?: number; handle?: string };
     const id = await this.idFor(kind, record.id);
     const refused = resource.check?.(value as never);
-    if (refused) return this.problem(kind, place, refused.field, refused.message);
-    if (resource.handles && !this.claimHandle(resource, record.handle!, id, place)) return;
+    if (refused) {
+      this.refuse(kind, id, place);
+      return this.problem(kind, place, refused.field, refused.message);
+    }
+    if (resource.handles && !this.claimHandle(resource, record.handle!, id, place)) return this.refuse(kind, id, place);
     const rows = resource.toRows(value as never, id, {
       projectId: project.id,
       currency: project.currency,
@@ -111,6 +123,10 @@ export class ImportSession {
     gathering.places.add(id, place);
     gathering.pending.set(id, rows);
     if (gathering.pending.size >= BATCH) await this.flush(kind);
+  }
+
+  private refuse(kind: Kind, id: number, place: Place): void {
+    this.gathered.get(kind)!.refused.add(id, place);
   }
 
   /** The given id, or the highest id in use (stored or seen in this file) plus one. */
@@ -205,6 +221,7 @@ export class ImportSession {
       const holder = holders.get(handle);
       if (holder === undefined || holder === s.row.id) continue;
       taken.add(handle);
+      this.refuse(resource.kind, s.row.id, places.get(s.row.id)!);
       if (this.problems.length >= MAX_PROBLEMS)
         this.problemCount++; // not listed: spare the look-ups
       else {
@@ -220,12 +237,23 @@ export class ImportSession {
     return taken.size === 0 ? staged : staged.filter((s) => !taken.has(s.row.handle!));
   }
 
-  /** Writes what is left and checks every reference between records. */
+  /**
+   * Writes what is left, then finds the ids given twice and checks every reference between
+   * records, also when records had problems: a file is then fixed in one round. (References
+   * to refused records are not reported: their own problem is.)
+   */
   async finish(): Promise<void> {
     if (!this.project) return;
     for (const r of RESOURCES) await this.flush(r.kind);
-    if (!this.ok || !this.project) return;
+    for (const r of RESOURCES) this.reportRepeatedIds(r);
     for (const r of RESOURCES) await r.checkReferences?.(this.referenceCheck(r));
+  }
+
+  /** An id twice in one file: the later record would silently replace the earlier one. */
+  private reportRepeatedIds(resource: ResourceDescriptor): void {
+    for (const [id, [first, ...later]] of this.gathered.get(resource.kind)!.places.repeated())
+      for (const place of later)
+        this.problem(resource.kind, place, 'id', `${id} is also the id of ${this.formatPlace(resource.kind, first)}`);
   }
 
   private referenceCheck(resource: ResourceDescriptor): ReferenceCheck {
@@ -240,6 +268,7 @@ export class ImportSession {
           this.problemCount++; // not listed: spare the look-up
         else this.problem(resource.kind, places.get(id) ?? `${resource.type} ${id}`, field, message);
       },
+      refused: (table, id) => this.gathered.get(table)?.refused.has(id) ?? false,
     };
   }
 }

@@ -54,6 +54,11 @@ export interface ReferenceCheck {
   idsInFile(): number[];
   /** a problem of this resource's record `id`, at its place in the file (or as "product 12") */
   problemAt(id: number, field: string, message: string): void;
+  /**
+   * Whether the file gave a record of `table` with this id that was refused (its own problem
+   * is listed): a reference to it is not reported as well.
+   */
+  refused(table: RecordTable, id: number): boolean;
 }
 
 export interface ResourceDescriptor<R = never> {

@@ -106,6 +106,46 @@ eachBackend('storefront generate', (backend) => {
       .executeTakeFirstOrThrow();
     assert.equal(Number(max.m), 250);
   });
+
+  test('a second run keeps the category tree and the plans of the first, and files into them', async (t) => {
+    const { storage } = await testApp(t, backend);
+    const first = await generate(storage, 'gen', { products: 60, orders: 10, users: 20 });
+    const count = async (table: 'categories' | 'plans' | 'plan_prices' | 'products' | 'users') =>
+      Number(
+        (
+          await storage.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('project_id', '=', 'gen')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const categories = await count('categories');
+    const second = await generate(storage, 'gen', { products: 60, orders: 10, users: 40 });
+    assert.deepEqual(second.counts, { categories: 0, products: 60, plans: 0, users: 40, orders: 10 });
+    assert.deepEqual(second.kept, { categories: first.counts.categories, plans: 3 });
+    assert.equal(await count('categories'), categories);
+    assert.equal(await count('plans'), 3);
+    assert.equal(await count('plan_prices'), 6);
+    assert.equal(await count('products'), 120);
+    // The new products sit in the kept tree's leaves, the new users on the kept plans.
+    const links = await storage.db
+      .selectFrom('product_categories')
+      .select('category_id')
+      .distinct()
+      .where('project_id', '=', 'gen')
+      .where('product_id', '>', 60)
+      .execute();
+    assert.ok(links.length > 0 && links.every((l) => Number(l.category_id) <= categories));
+    const subscriptions = await storage.db
+      .selectFrom('subscriptions')
+      .select(['plan_id', 'price_id'])
+      .where('project_id', '=', 'gen')
+      .where('user_id', '>', 20)
+      .execute();
+    assert.ok(subscriptions.length > 0);
+    assert.ok(subscriptions.every((s) => Number(s.plan_id) <= 3 && Number(s.price_id) <= 6));
+  });
 });
 
 test('the generate command: counts on stdout, bad input is a usage error that writes nothing', () => {

@@ -11,8 +11,9 @@ export async function checkCategoryReferences(c: ReferenceCheck): Promise<void> 
   for (const id of c.idsInFile()) {
     const p = parent.get(id);
     if (p === null || p === undefined) continue;
-    if (!parent.has(p)) c.problemAt(id, 'parent_id', `refers to category ${p}, which does not exist`);
-    else {
+    if (!parent.has(p)) {
+      if (!c.refused('categories', p)) c.problemAt(id, 'parent_id', `refers to category ${p}, which does not exist`);
+    } else {
       const seen = new Set([id]);
       for (let q: number | null | undefined = p; q !== null && q !== undefined; q = parent.get(q)) {
         if (seen.has(q)) {

@@ -12,6 +12,7 @@ export async function checkOrderReferences(c: ReferenceCheck): Promise<void> {
     .limit(c.limit)
     .execute();
   for (const i of bad) {
+    if (i.product_id !== null && c.refused('products', i.product_id)) continue;
     c.problemAt(
       i.order_id,
       `items[${i.position}].product_id`,

@@ -13,5 +13,6 @@ export async function checkProductReferences(c: ReferenceCheck): Promise<void> {
     .limit(c.limit)
     .execute();
   for (const m of missing)
-    c.problemAt(m.product_id, 'category_ids', `refers to category ${m.category_id}, which does not exist`);
+    if (!c.refused('categories', m.category_id))
+      c.problemAt(m.product_id, 'category_ids', `refers to category ${m.category_id}, which does not exist`);
 }

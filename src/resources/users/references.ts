@@ -16,6 +16,7 @@ export async function checkUserReferences(c: ReferenceCheck): Promise<void> {
     .limit(c.limit)
     .execute();
   for (const s of bad) {
+    if (c.refused('plans', s.plan_id)) continue;
     c.problemAt(
       s.user_id,
       `subscriptions[${s.position}]`,
