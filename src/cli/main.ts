@@ -12,9 +12,11 @@ const USAGE = `usage: storefront <command> [--database <url>]
   serve [--port N] [--host H]        serve the API (migrates first)
   migrate                             create or upgrade the schema
   project create <project_id> --name <text> --currency <ISO 4217>
-  key create <project_id> [--label <text>]   print a new API key (shown once)
-  key list <project_id>              id, label, created_at, last_used_at
+  key create <project_id> [--label <text>] [--scopes a,b] [--expires-in 90d]
+                                     print a new API key (shown once)
+  key list <project_id>              id, label, scopes, created, expires, last used
   key revoke <key_id>                the key stops working at once
+  key roll <key_id> [--overlap 24h]  print a new key; the old one stops after the overlap
   import <file.json|file.ndjson>     load a project's data, all or nothing
   export <project_id>                write the project as JSON to stdout
   generate <project_id> [--products N] [--orders N] [--users N]

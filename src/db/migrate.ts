@@ -3,6 +3,7 @@ import { isPostgres } from './dialect.js';
 import * as initial from './migrations/001-initial.js';
 import * as performance from './migrations/002-performance.js';
 import * as hardening from './migrations/003-hardening.js';
+import * as scopedKeys from './migrations/007-scoped-keys.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-performance': performance,
   '003-hardening': hardening,
+  '007-scoped-keys': scopedKeys,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -7,6 +7,7 @@ import { codeFor } from '../errors.js';
 // - 429 (src/plugins/rate-limit.ts limits every route), 500 and 503 (src/plugins/error-handler.ts
 //   can answer them on any route),
 // - the Authorization scheme a route needs (config.auth, read by src/plugins/project-scope.ts),
+//   with the scope its key must hold (config.scope), and the 403 of a key without it,
 // - the headers that come with 200 (ETag) and 401 (WWW-Authenticate).
 // It hides the catch-all 405 routes of src/plugins/method-not-allowed.ts: they are the absence
 // of an operation, which OpenAPI says by not listing the method; the API description
@@ -16,7 +17,7 @@ type Schema = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
-const errorRef = (status: 429 | 500 | 503, description: string) => ({
+const errorRef = (status: 403 | 429 | 500 | 503, description: string) => ({
   $ref: 'Error',
   description: `${codeFor(status)}: ${description}`,
 });
@@ -46,6 +47,9 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   if (response[401]) {
     response[401] = withHeaders(response[401] as Schema, { 'WWW-Authenticate': { type: 'string', const: 'Bearer' } });
   }
+  if (config.scope) {
+    response[403] ??= errorRef(403, `the API key lacks the scope ${config.scope}`);
+  }
   response[429] ??= withHeaders(errorRef(429, 'too many requests from this address or key; wait Retry-After seconds'), {
     'Retry-After': { type: 'string', description: 'seconds until the budget refills' },
   });
@@ -54,9 +58,11 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
 
   const out: Schema = { ...schema, response };
   if (isGet) out.headers = withIfNoneMatch(schema.headers as Schema | undefined);
-  if (config.auth === 'key') out.security = [{ bearerAuth: [] }];
+  // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope.
+  const bearer = { bearerAuth: config.scope ? [config.scope] : [] };
+  if (config.auth === 'key') out.security = [bearer];
   // An empty requirement makes the key optional: it is needed only with fetch_hidden=true.
-  if (config.auth === 'fetch_hidden') out.security = [{}, { bearerAuth: [] }];
+  if (config.auth === 'fetch_hidden') out.security = [{}, bearer];
   return { schema: out as FastifySchema, url };
 }
 

@@ -16,7 +16,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/orders/', {
     // Kept per data_version (src/plugins/answer-cache.ts); the key is checked before.
-    config: { auth: 'key', answerCache: true },
+    config: { auth: 'key', scope: 'orders:read', answerCache: true },
     schema: {
       summary: 'List orders, newest first',
       description: 'Sorted by created_at, then id, both descending. All filters combine with AND.',
@@ -54,7 +54,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/orders/:order_id', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'orders:read' },
     schema: {
       summary: 'Get an order',
       tags: ['orders'],
@@ -72,7 +72,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/orders/:order_id', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'orders:write' },
     schema: {
       summary: 'Update an order',
       description: 'Changes only the fields sent, atomically, and answers with the whole updated order.',

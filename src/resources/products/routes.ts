@@ -23,7 +23,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/products/', {
-    config: { auth: 'fetch_hidden', answerCache: true },
+    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: true },
     schema: {
       summary: 'List products',
       tags: ['products'],
@@ -61,7 +61,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/products/:product', {
-    config: { auth: 'fetch_hidden', answerCache: true },
+    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: true },
     schema: {
       summary: 'Get a product by id or handle',
       tags: ['products'],
@@ -79,7 +79,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/products/:product', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'products:write' },
     schema: {
       summary: 'Update a product',
       tags: ['products'],

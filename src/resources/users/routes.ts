@@ -12,7 +12,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/users/', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'users:read' },
     schema: {
       summary: 'List users, newest first',
       description: 'Sorted by created_at, then id, both descending. Each user carries its subscriptions.',
@@ -37,7 +37,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/users/:user_id', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'users:read' },
     schema: {
       summary: 'Get a user',
       tags: ['users'],
