@@ -31,5 +31,13 @@ export function keysAsTable(keys: KeyInfo[]): string {
   ]);
   if (rows.length === 0) return 'no keys (make one with: storefront key create <project_id>)\n';
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [header, ...rows].map((r) => `${r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()}\n`).join('');
+  return [header, ...rows]
+    .map(
+      (r) =>
+        `${r
+          .map((cell, i) => cell.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
 }

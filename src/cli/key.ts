@@ -111,7 +111,8 @@ async function roll(args: string[]): Promise<void> {
       ? 0
       : duration('key roll', '--overlap', values.overlap as string, 0, MAX_OVERLAP_SECONDS);
   const rolled = await withStorage(values, (storage) => rollKey(storage.db, { keyId: id, overlap }));
-  if (!rolled) throw new CliError(`storefront key roll: no live key with id ${id} (revoked and expired keys cannot roll)`);
+  if (!rolled)
+    throw new CliError(`storefront key roll: no live key with id ${id} (revoked and expired keys cannot roll)`);
   process.stdout.write(`${rolled.key}\n`); // the new key alone, as key create prints it
   const ends = new Date(rolled.previous.expires_at! * 1000).toISOString();
   process.stderr.write(`key ${id} rolled to key ${rolled.info.id}; key ${id} stops working at ${ends}\n`);
@@ -120,7 +121,10 @@ async function roll(args: string[]): Promise<void> {
 function keyId(command: string, text: string): number {
   const id = /^[0-9]{1,15}$/.test(text) ? Number(text) : NaN;
   if (!(id >= 1))
-    throw new CliError(`storefront ${command}: key id "${text}" must be a positive integer (see storefront key list)`, 2);
+    throw new CliError(
+      `storefront ${command}: key id "${text}" must be a positive integer (see storefront key list)`,
+      2,
+    );
   return id;
 }
 

@@ -52,9 +52,11 @@ export default fp(
         ]);
       }
       if (request.routeOptions.config.answerHoldsSecret) {
-        throw new ApiError(400, 'Idempotency-Key is not accepted here: the answer holds a secret, which is never stored', [
-          { field: 'Idempotency-Key', message: 'is not accepted on this route' },
-        ]);
+        throw new ApiError(
+          400,
+          'Idempotency-Key is not accepted here: the answer holds a secret, which is never stored',
+          [{ field: 'Idempotency-Key', message: 'is not accepted on this route' }],
+        );
       }
       const db = app.storage.db;
       const t = now();

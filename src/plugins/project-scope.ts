@@ -61,7 +61,9 @@ export default fp(
       // A route that takes a key names the scope it needs, so that no protected call is
       // left open to every key (and the tests find every scope to try from the routes).
       if (Boolean(route.config?.auth) !== Boolean(route.config?.scope))
-        throw new Error(`${route.method} ${route.url}: a route with config.auth needs config.scope, and only it`);
+        throw new Error(
+          `${String(route.method)} ${route.url}: a route with config.auth needs config.scope, and only it`,
+        );
       addRouteHook(route, 'onRequest', enterProject);
     });
   },
