@@ -30,6 +30,8 @@ import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category } from './resources/categories/schemas.js';
+import { keyRoutes } from './resources/keys/routes.js';
+import { Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
 import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
@@ -54,6 +56,8 @@ export interface AppOptions {
   trustProxy?: boolean | number | string;
   /** when set, /metrics needs this bearer token */
   metricsToken?: string;
+  /** the clock keys expire by, in unix seconds (tests control it; default: the system's) */
+  now?: () => number;
 }
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
@@ -79,7 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
   await app.register(health);
   await app.register(serviceIndex);
-  await app.register(projectScope);
+  await app.register(projectScope, { now: options.now });
   await app.register(rateLimit, {
     config:
       options.rateLimit === false
@@ -94,7 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, Plan, User, Order]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, Plan, User, Order, Key]) app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
@@ -105,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(productRoutes);
       await scope.register(userRoutes);
       await scope.register(orderRoutes);
+      await scope.register(keyRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );

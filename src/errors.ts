@@ -9,6 +9,7 @@ export interface ErrorDetail {
 const codes = {
   400: 'invalid_request',
   401: 'unauthorized',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   408: 'request_timeout',

@@ -4,6 +4,7 @@ import * as initial from './migrations/001-initial.js';
 import * as performance from './migrations/002-performance.js';
 import * as hardening from './migrations/003-hardening.js';
 import * as searchFolding from './migrations/004-search-folding.js';
+import * as scopedKeys from './migrations/007-scoped-keys.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '002-performance': performance,
   '003-hardening': hardening,
   '004-search-folding': searchFolding,
+  '007-scoped-keys': scopedKeys,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -11,6 +11,8 @@ export interface ProjectTable {
   updated_at: number;
   /** bumped with every write to the project's data: the key of every cache (migration 002) */
   data_version: Generated<number>;
+  /** bumped with every change to the project's keys: the key cache's version (migration 007) */
+  keys_version: Generated<number>;
 }
 
 export interface ApiKeyTable {
@@ -21,6 +23,10 @@ export interface ApiKeyTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** the key's scopes, space-separated in the order of SCOPES (src/keys/scopes.ts; migration 007) */
+  scopes: Generated<string>;
+  /** unix seconds from which the key is refused; null: never (migration 007) */
+  expires_at: number | null;
 }
 
 export interface CategoryTable {

@@ -1,87 +1,211 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { generateKey, hashKey, isWellFormedKey, sameHash } from './token.js';
+import { type ExpressionBuilder, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import type { ApiKeyTable, Database } from '../db/schema.js';
+import { type Scope, SCOPES, scopesOf, scopesText } from './scopes.js';
+import { generateKey, hashKey } from './token.js';
 
+// How keys are kept: only the SHA-256 of a key is stored (token.ts), with its label, scopes
+// (scopes.ts) and times. Every change to a project's keys bumps projects.keys_version in the
+// same transaction, so that each process's copy of the keys (checker.ts) is known stale on
+// the very next request. The CLI and the HTTP key API both come through here.
+
+/** A key as `key list` and GET /keys/ show it: never the secret, nor its hash. */
 export interface KeyInfo {
   id: number;
   label: string;
+  scopes: Scope[];
   created_at: number;
+  /** null: never */
+  expires_at: number | null;
+  /** null: never used */
   last_used_at: number | null;
 }
 
-const now = () => Math.floor(Date.now() / 1000);
+/** A key's whole row, as the check reads it. */
+export type KeyRow = Selectable<ApiKeyTable>;
 
-export async function createKey(
-  db: Kysely<Database>,
+/** The longest lifetime a key may be given, and the longest overlap of a roll. */
+export const MAX_LIFETIME_SECONDS = 3650 * 86_400;
+export const MAX_OVERLAP_SECONDS = 30 * 86_400;
+
+export interface NewKeyOptions {
+  /** default: every scope */
+  scopes?: Iterable<Scope>;
+  /** seconds from now until the key is refused; default: it never expires */
+  expiresIn?: number;
+  /** unix seconds (tests give a clock of their own) */
+  now?: number;
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+const INFO = ['id', 'label', 'scopes', 'created_at', 'expires_at', 'last_used_at'] as const;
+
+function info(row: Pick<KeyRow, (typeof INFO)[number]>): KeyInfo {
+  return { ...row, scopes: scopesOf(row.scopes) };
+}
+
+async function bumpKeysVersion(db: Kysely<Database>, projectId: string): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ keys_version: sql`keys_version + 1` })
+    .where('id', '=', projectId)
+    .execute();
+}
+
+async function insertKey(
+  trx: Transaction<Database>,
   projectId: string,
-  label = '',
-): Promise<{ id: number; key: string }> {
+  label: string,
+  scopes: string,
+  expiresAt: number | null,
+  now: number,
+): Promise<{ key: string; info: KeyInfo }> {
   const key = generateKey();
-  const row = await db
+  const row = await trx
     .insertInto('api_keys')
     .values({
       project_id: projectId,
       label,
       hash: hashKey(key),
-      created_at: now(),
+      scopes,
+      created_at: now,
+      expires_at: expiresAt,
       last_used_at: null,
       revoked_at: null,
     })
-    .returning('id')
+    .returning(INFO)
     .executeTakeFirstOrThrow();
-  return { id: Number(row.id), key };
+  return { key, info: info(row) };
 }
 
-export async function listKeys(db: Kysely<Database>, projectId: string): Promise<KeyInfo[]> {
-  return db
+/** A new key of the project; `key` is the secret, shown once and never stored. */
+export async function createKey(
+  db: Kysely<Database>,
+  projectId: string,
+  label = '',
+  options: NewKeyOptions = {},
+): Promise<{ id: number; key: string; info: KeyInfo }> {
+  const now = options.now ?? nowSeconds();
+  const expiresAt = options.expiresIn === undefined ? null : now + options.expiresIn;
+  const scopes = scopesText(options.scopes ?? SCOPES);
+  const made = await db.transaction().execute(async (trx) => {
+    await bumpKeysVersion(trx, projectId);
+    return insertKey(trx, projectId, label, scopes, expiresAt, now);
+  });
+  return { id: made.info.id, ...made };
+}
+
+/** Not expired at `now` (a key expires at the second expires_at names). */
+const unexpired = (now: number) => (eb: ExpressionBuilder<Database, 'api_keys'>) =>
+  eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
+
+/** The project's keys that still work (neither revoked nor expired), by id. */
+export async function listKeys(db: Kysely<Database>, projectId: string, now = nowSeconds()): Promise<KeyInfo[]> {
+  const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'label', 'created_at', 'last_used_at'])
+    .select(INFO)
     .where('project_id', '=', projectId)
     .where('revoked_at', 'is', null)
+    .where(unexpired(now))
     .orderBy('id')
     .execute();
+  return rows.map(info);
 }
 
-/** Revokes a key; false when no live key has that id. */
+/** The key's whole row, by the hash of the presented key (the check of checker.ts). */
+export async function findKeyByHash(db: Kysely<Database>, hash: string): Promise<KeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+}
+
+export interface KeyTarget {
+  keyId: number;
+  /** only a key of this project (HTTP); the CLI names keys by id alone */
+  projectId?: string;
+  now?: number;
+}
+
+/** Revokes a key at once; false when no key with that id is left to revoke. */
 export async function revokeKey(db: Kysely<Database>, keyId: number): Promise<boolean> {
-  const result = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: now() })
-    .where('id', '=', keyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return (await revokeTarget(db, { keyId })) !== undefined;
 }
 
-export interface KeyCheck {
-  ok: boolean;
-  keyId?: number;
+/** Revokes a key that is not revoked yet; undefined when there is none with that id. */
+export async function revokeTarget(
+  db: Kysely<Database>,
+  target: KeyTarget,
+): Promise<(KeyInfo & { revoked_at: number }) | undefined> {
+  const now = target.now ?? nowSeconds();
+  return db.transaction().execute(async (trx) => {
+    const row = await selectTarget(trx, target).where('revoked_at', 'is', null).executeTakeFirst();
+    if (!row) return undefined;
+    await bumpKeysVersion(trx, row.project_id);
+    const done = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', row.id)
+      .where('revoked_at', 'is', null) // a revocation that committed meanwhile
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0 ? { ...info(row), revoked_at: now } : undefined;
+  });
 }
 
-// last_used_at is written at most once a minute per key and process, so that a busy key
-// does not turn every read into a write. Keyed by hash: ids repeat across databases.
-const LAST_USED_RESOLUTION = 60;
-const lastWritten = new Map<string, number>();
+export interface RollOptions extends KeyTarget {
+  /** seconds the old key keeps working (0: it stops at once) */
+  overlap: number;
+  /** runs in the transaction before anything is written; may refuse by throwing */
+  check?: (old: KeyInfo) => void;
+}
+
+export interface Rolled {
+  key: string;
+  info: KeyInfo;
+  /** the rolled key, with the end of its overlap as expires_at */
+  previous: KeyInfo;
+}
 
 /**
- * Checks a presented key against one project. Always answers from the database (one
- * indexed lookup), so that a revocation takes effect at once in every process.
+ * A new key with the old one's label and scopes, and its lifetime (if it had an expiry);
+ * the old key then expires at the end of the overlap (or its own expiry, if sooner).
+ * Undefined when no live key has that id.
  */
-export async function checkKey(db: Kysely<Database>, projectId: string, key: string): Promise<KeyCheck> {
-  if (!isWellFormedKey(key)) return { ok: false };
-  const hash = hashKey(key);
-  const row = await db
-    .selectFrom('api_keys')
-    .select(['id', 'project_id', 'hash', 'revoked_at', 'last_used_at'])
-    .where('hash', '=', hash)
-    .executeTakeFirst();
-  if (!row || !sameHash(row.hash, hash) || row.revoked_at !== null || row.project_id !== projectId)
-    return { ok: false };
-  const t = now();
-  const seen = Math.max(lastWritten.get(hash) ?? 0, row.last_used_at ?? 0);
-  if (t - seen >= LAST_USED_RESOLUTION) {
-    lastWritten.set(hash, t);
-    await db.updateTable('api_keys').set({ last_used_at: t }).where('id', '=', row.id).execute();
-  }
-  return { ok: true, keyId: row.id };
+export async function rollKey(db: Kysely<Database>, options: RollOptions): Promise<Rolled | undefined> {
+  const now = options.now ?? nowSeconds();
+  return db.transaction().execute(async (trx) => {
+    const row = await selectTarget(trx, options)
+      .where('revoked_at', 'is', null)
+      .where(unexpired(now))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const old = info(row);
+    options.check?.(old);
+    await bumpKeysVersion(trx, row.project_id);
+    const lifetime = row.expires_at === null ? null : row.expires_at - row.created_at;
+    const made = await insertKey(
+      trx,
+      row.project_id,
+      row.label,
+      row.scopes,
+      lifetime === null ? null : now + lifetime,
+      now,
+    );
+    const ends = Math.min(now + options.overlap, row.expires_at ?? Infinity);
+    await trx.updateTable('api_keys').set({ expires_at: ends }).where('id', '=', row.id).execute();
+    return { ...made, previous: { ...old, expires_at: ends } };
+  });
+}
+
+function selectTarget(db: Kysely<Database>, target: KeyTarget) {
+  let query = db.selectFrom('api_keys').selectAll().where('id', '=', target.keyId);
+  if (target.projectId !== undefined) query = query.where('project_id', '=', target.projectId);
+  return query;
+}
+
+/** Records a use of the key (at most once a minute per key: checker.ts decides when). */
+export async function markUsed(db: Kysely<Database>, keyId: number, at: number): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+    .execute();
 }

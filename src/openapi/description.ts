@@ -3,7 +3,7 @@
 export const API_DESCRIPTION = `JSON over HTTP for one project's subscription plans, users, products, categories and orders.
 Every path begins with \`/v2/projects/{project_id}\`.
 
-- **Authentication**: protected operations need a project's API key as \`Authorization: Bearer <key>\`; a missing or bad key is \`401\` before any other check.
+- **Authentication**: protected operations need a project's API key as \`Authorization: Bearer <key>\`; a missing or bad key is \`401\` before any other check, and a key without the scope the operation names (its security requirement) is \`403\` right after.
 - **Errors**: every error is \`{ "error": { "status", "code", "message", "details"? } }\`; \`details\` names each bad field or parameter.
 - **Validation**: unknown query parameters or body fields, a parameter given twice, or a wrong type or range are \`400\`.
 - **Methods**: \`HEAD\` works wherever \`GET\` does; any other method a path does not serve is \`405 method_not_allowed\` with an \`Allow\` header.
@@ -17,6 +17,7 @@ export const TAGS = [
   { name: 'products', description: 'Products, public unless hidden ones are asked for with fetch_hidden=true.' },
   { name: 'categories', description: 'Categories as a tree. Public.' },
   { name: 'orders', description: 'Orders and their statuses. API key required.' },
+  { name: 'keys', description: "The project's API keys: list, create, revoke, roll. A key with keys:manage required." },
 ];
 
 // The first entry is relative: the server that served the document (what /docs calls). The

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../plugins/idempotency.js';
 // - 429 (src/plugins/rate-limit.ts limits every route), 500 and 503 (src/plugins/error-handler.ts
 //   can answer them on any route),
 // - the Authorization scheme a route needs (config.auth, read by src/plugins/project-scope.ts),
+//   with the scope its key must hold (config.scope), and the 403 of a key without it,
 // - the headers that come with 200 (ETag) and 401 (WWW-Authenticate), and the request headers
 //   those hooks read (If-None-Match, If-Match, Idempotency-Key);
 // - `security: []` on public routes, so that no viewer shows them locked.
@@ -19,7 +20,7 @@ type Schema = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
 
-const errorRef = (status: 429 | 500 | 503, description: string) => ({
+const errorRef = (status: 403 | 429 | 500 | 503, description: string) => ({
   $ref: 'Error',
   description: `${codeFor(status)}: ${description}`,
 });
@@ -49,6 +50,9 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   if (response[401]) {
     response[401] = withHeaders(response[401] as Schema, { 'WWW-Authenticate': { type: 'string', const: 'Bearer' } });
   }
+  if (config.scope) {
+    response[403] ??= errorRef(403, `the API key lacks the scope ${config.scope}`);
+  }
   response[429] ??= withHeaders(errorRef(429, 'too many requests from this address or key; wait Retry-After seconds'), {
     'Retry-After': { type: 'string', description: 'seconds until the budget refills' },
   });
@@ -63,9 +67,11 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'if-match': IF_MATCH });
   if (route.method === 'POST' && config.auth === 'key')
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'idempotency-key': IDEMPOTENCY_KEY });
-  if (config.auth === 'key') out.security = [{ bearerAuth: [] }];
+  // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope.
+  const bearer = { bearerAuth: config.scope ? [config.scope] : [] };
+  if (config.auth === 'key') out.security = [bearer];
   // An empty requirement makes the key optional: it is needed only with fetch_hidden=true.
-  else if (config.auth === 'fetch_hidden') out.security = [{}, { bearerAuth: [] }];
+  else if (config.auth === 'fetch_hidden') out.security = [{}, bearer];
   // Public: said outright, so that no viewer draws a padlock on it.
   else out.security = [];
   return { schema: out as FastifySchema, url };

@@ -53,6 +53,13 @@ export default fp(
           { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
         ]);
       }
+      if (request.routeOptions.config.answerHoldsSecret) {
+        throw new ApiError(
+          400,
+          'Idempotency-Key is not accepted here: the answer holds a secret, which is never stored',
+          [{ field: 'Idempotency-Key', message: 'is not accepted on this route' }],
+        );
+      }
       const db = app.storage.db;
       const t = now();
       if (Date.now() - lastPurge > PURGE_EVERY_MS) {

@@ -43,6 +43,14 @@ export default fp(
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     });
+    // By key id (never the secret), so that an operator sees which key is busy; ids are as
+    // many as the keys that were used, a bounded set.
+    const byKey = new Counter({
+      name: 'storefront_requests_by_key_total',
+      help: 'Requests answered after their API key was accepted, by key id',
+      labelNames: ['key_id'],
+      registers: [registry],
+    });
     const cacheHits = new Counter({
       name: 'storefront_cache_hits_total',
       help: 'Cache hits by cache',
@@ -79,6 +87,7 @@ export default fp(
         status: String(reply.statusCode),
       };
       requests.inc(labels);
+      if (request.apiKeyId != null) byKey.inc({ key_id: String(request.apiKeyId) });
       duration.observe(labels, reply.elapsedTime / 1000);
       // An ETag revalidation that saved sending the body is the HTTP cache's hit.
       if (request.method === 'GET' || request.method === 'HEAD') {

@@ -1,5 +1,7 @@
 import type { CountCache } from '../cache/count-cache.js';
 import type { Storage } from '../db/connect.js';
+import type { KeyChecker } from '../keys/checker.js';
+import type { Scope } from '../keys/scopes.js';
 import type { Project } from '../resources/projects/repository.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import type { Metrics } from './metrics.js';
@@ -15,6 +17,8 @@ declare module 'fastify' {
     counts: CountCache;
     /** Prometheus counters (metrics.ts) */
     metrics: Metrics;
+    /** the key check, answered from memory while the project's keys_version holds (project-scope.ts) */
+    keys: KeyChecker;
     /** the methods each route path serves, collected as routes are added (method-not-allowed.ts) */
     servedMethods: ReadonlyMap<string, ReadonlySet<string>>;
   }
@@ -24,6 +28,8 @@ declare module 'fastify' {
     project: Project;
     /** the id of the API key accepted for this request; rate limits and idempotency use it (project-scope.ts) */
     apiKeyId: number | null;
+    /** the scopes of that key; ask with hasScope (src/keys/scopes.ts) (project-scope.ts) */
+    apiKeyScopes: ReadonlySet<Scope> | null;
     /** set when the answer depends on the caller's key (project-scope.ts; http-caching.ts reads it) */
     isPrivate: boolean;
     /** the Idempotency-Key this POST claimed, until its answer is stored (idempotency.ts) */
@@ -35,6 +41,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `key`: always needs an API key; `fetch_hidden`: needs one when fetch_hidden=true (project-scope.ts) */
     auth?: 'key' | 'fetch_hidden';
+    /** the scope the key must hold, with `auth` (project-scope.ts; a 403 otherwise) */
+    scope?: Scope;
+    /** the answer holds a secret shown once, so it must never be stored (idempotency.ts refuses the header) */
+    answerHoldsSecret?: boolean;
     /** the 200 answer is kept per data_version and URL, and served from memory (answer-cache.ts) */
     answerCache?: boolean;
     /** one of the catch-all routes that answer 405 (method-not-allowed.ts) */

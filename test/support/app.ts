@@ -3,7 +3,7 @@ import { type TestContext, after, before } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
 import type { Backend, Storage } from '../../src/db/connect.js';
-import { createKey } from '../../src/keys/repository.js';
+import { type NewKeyOptions, createKey } from '../../src/keys/repository.js';
 import { OPENAPI_PATH } from '../../src/openapi/plugin.js';
 import { ConformanceChecker } from './openapi-conformance.js';
 import { openStorage } from './storage.js';
@@ -15,8 +15,8 @@ import { openStorage } from './storage.js';
 export interface TestApp {
   app: FastifyInstance;
   storage: Storage;
-  /** a fresh API key of the project */
-  key(projectId: string): Promise<string>;
+  /** a fresh API key of the project (every scope, no expiry, unless the options say) */
+  key(projectId: string, options?: NewKeyOptions): Promise<string>;
 }
 
 export interface TestAppOptions extends Omit<AppOptions, 'storage'> {
@@ -64,7 +64,7 @@ export function suiteApp(
 }
 
 function keyMaker(storage: Storage): TestApp['key'] {
-  return async (projectId) => (await createKey(storage.db, projectId, 'test')).key;
+  return async (projectId, options) => (await createKey(storage.db, projectId, 'test', options)).key;
 }
 
 // Every app builds the same document, so its compiled checker is shared across tests.

@@ -16,7 +16,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get('/orders/', {
     // Kept per data_version (src/plugins/answer-cache.ts); the key is checked before.
-    config: { auth: 'key', answerCache: true },
+    config: { auth: 'key', scope: 'orders:read', answerCache: true },
     schema: {
       operationId: 'listOrders',
       params: ProjectParams,
@@ -56,7 +56,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/orders/:order_id', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'orders:read' },
     schema: {
       operationId: 'getOrder',
       summary: 'Get an order',
@@ -75,7 +75,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/orders/:order_id', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'orders:write' },
     schema: {
       operationId: 'updateOrder',
       summary: 'Update an order',

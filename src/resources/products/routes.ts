@@ -23,7 +23,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/products/', {
-    config: { auth: 'fetch_hidden', answerCache: true },
+    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: true },
     schema: {
       operationId: 'listProducts',
       params: ProjectParams,
@@ -63,7 +63,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/products/:product', {
-    config: { auth: 'fetch_hidden', answerCache: true },
+    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: true },
     schema: {
       operationId: 'getProduct',
       summary: 'Get a product by id or handle',
@@ -82,7 +82,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/products/:product', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'products:write' },
     schema: {
       operationId: 'updateProduct',
       summary: 'Update a product',

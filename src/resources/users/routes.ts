@@ -12,7 +12,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/users/', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'users:read' },
     schema: {
       operationId: 'listUsers',
       params: ProjectParams,
@@ -39,7 +39,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/users/:user_id', {
-    config: { auth: 'key' },
+    config: { auth: 'key', scope: 'users:read' },
     schema: {
       operationId: 'getUser',
       summary: 'Get a user',

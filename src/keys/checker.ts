@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import { Lru } from '../cache/lru.js';
+import type { Database } from '../db/schema.js';
+import type { Project } from '../resources/projects/repository.js';
+import { findKeyByHash, markUsed } from './repository.js';
+import { type Scope, scopesOf } from './scopes.js';
+import { hashKey, sameHash } from './token.js';
+
+// The key check of every protected request, answered from memory (docs/PERFORMANCE.md,
+// "The key check"). What a hash names is kept per process with the project's keys_version
+// at the time it was read; every change to a project's keys bumps that version in its own
+// transaction (repository.ts), and every request reads its project row afresh (the shared
+// reader, src/resources/projects/reader.ts) before its key is checked. So an entry is used
+// only while no key of the project has changed since it was read, and a revocation, a roll
+// or a new key in any process is seen on the very next request. Expiry is judged against
+// the clock on every request; last_used_at is written after the answer's path, at most
+// once a minute per key.
+
+/** A key that passed the check. */
+export interface AcceptedKey {
+  id: number;
+  scopes: ReadonlySet<Scope>;
+}
+
+interface Entry {
+  /** the project's keys_version when the row was read */
+  version: number;
+  /** undefined: no key has this hash */
+  key?: AcceptedKey & { projectId: string; expiresAt: number | null; revoked: boolean };
+}
+
+/** Keys remembered per process; unknown hashes are remembered too, so they cost no query. */
+const MAX_ENTRIES = 10_000;
+/** last_used_at is as precise as this, in seconds: a busy key is not a write per request. */
+export const LAST_USED_RESOLUTION = 60;
+
+export class KeyChecker {
+  private readonly entries = new Lru<Entry>(MAX_ENTRIES);
+  /** the last_used_at each key is known to have (written, or read), by key id */
+  private readonly lastUsed = new Map<number, number>();
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** the clock keys expire by, in unix seconds (the key routes read it too) */
+    readonly now: () => number,
+    private readonly onWriteError: (error: unknown) => void = () => {},
+  ) {}
+
+  /**
+   * The key, when `key` (well-formed: token.ts) is a live key of this project now;
+   * undefined otherwise. `project` is the row read for this request, after it arrived.
+   */
+  async check(project: Project, key: string): Promise<AcceptedKey | undefined> {
+    const hash = hashKey(key);
+    let entry = this.entries.get(hash);
+    if (entry?.version !== project.keys_version) {
+      const row = await findKeyByHash(this.db, hash);
+      entry = { version: project.keys_version };
+      if (row && sameHash(row.hash, hash)) {
+        entry.key = {
+          id: row.id,
+          projectId: row.project_id,
+          scopes: new Set(scopesOf(row.scopes)),
+          expiresAt: row.expires_at,
+          revoked: row.revoked_at !== null,
+        };
+        // Another process may have written it since: never write more often than it says.
+        this.lastUsed.set(row.id, Math.max(this.lastUsed.get(row.id) ?? 0, row.last_used_at ?? 0));
+      }
+      this.entries.set(hash, entry);
+    }
+    const found = entry.key;
+    const now = this.now();
+    if (!found || found.projectId !== project.id || found.revoked) return undefined;
+    if (found.expiresAt !== null && now >= found.expiresAt) return undefined;
+    this.noteUse(found.id, now);
+    return { id: found.id, scopes: found.scopes };
+  }
+
+  /** Resolves once every last_used_at write started so far has ended (tests, closing). */
+  async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all(this.writes);
+  }
+
+  private noteUse(id: number, now: number): void {
+    if (now - (this.lastUsed.get(id) ?? 0) < LAST_USED_RESOLUTION) return;
+    this.lastUsed.set(id, now);
+    // Not awaited: the answer does not wait for this write, nor fails with it.
+    const write = markUsed(this.db, id, now).catch(this.onWriteError);
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
+  }
+}

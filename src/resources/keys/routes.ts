@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ApiError } from '../../errors.js';
+import { parseId } from '../../http/params.js';
+import { EmptyQuery, errorResponses } from '../../http/schemas.js';
+import { createKey, listKeys, revokeTarget, rollKey } from '../../keys/repository.js';
+import { type Scope, hasScope } from '../../keys/scopes.js';
+import { CreatedKey, KeyCreate, KeyList, KeyParams, KeyRoll, RevokedKey, RolledKey } from './schemas.js';
+
+// The project's keys over HTTP, for a key with keys:manage (docs/API.md, "Keys over HTTP").
+// Every query names the path's project, so another project's key id is a 404 like an
+// unknown one. A key grants no scope it lacks itself: creating or rolling a key with such a
+// scope is a 403. Create and roll answer with a secret, so they refuse an Idempotency-Key
+// (its answer would be stored: src/plugins/idempotency.ts).
+
+const manage = { auth: 'key', scope: 'keys:manage' } as const;
+
+export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/keys/', {
+    config: manage,
+    schema: {
+      summary: "List the project's keys",
+      description: 'The keys that still work, by id, with their scopes, expiry and last use; never a secret.',
+      tags: ['keys'],
+      querystring: EmptyQuery,
+      response: { 200: KeyList, ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => ({ data: await listKeys(app.storage.db, request.project.id, app.keys.now()) }),
+  });
+
+  app.post('/keys/', {
+    config: { ...manage, answerHoldsSecret: true },
+    schema: {
+      summary: 'Create a key',
+      description: 'The answer holds the new key, shown this once. The scopes default to those of the key that asks.',
+      tags: ['keys'],
+      querystring: EmptyQuery,
+      body: KeyCreate,
+      response: { 201: CreatedKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
+    },
+    handler: async (request, reply) => {
+      const { label, scopes, expires_in_days: days } = request.body;
+      const granted = scopes ?? [...request.apiKeyScopes!];
+      refuseUngranted(request, granted);
+      const made = await createKey(app.storage.db, request.project.id, label, {
+        scopes: granted,
+        expiresIn: days === undefined ? undefined : days * 86_400,
+        now: app.keys.now(),
+      });
+      reply.code(201);
+      return { ...made.info, key: made.key };
+    },
+  });
+
+  app.post('/keys/:key_id/revoke', {
+    config: manage,
+    schema: {
+      summary: 'Revoke a key',
+      description: 'The key stops working at once, in every server process. Takes no body.',
+      tags: ['keys'],
+      params: KeyParams,
+      querystring: EmptyQuery,
+      response: { 200: RevokedKey, ...errorResponses(400, 401, 404, 413, 415) },
+    },
+    handler: async (request) => {
+      const keyId = parseId(request.params.key_id, 'key');
+      const revoked = await revokeTarget(app.storage.db, {
+        keyId,
+        projectId: request.project.id,
+        now: app.keys.now(),
+      });
+      if (!revoked) throw new ApiError(404, `key ${keyId} not found (or already revoked)`);
+      return revoked;
+    },
+  });
+
+  app.post('/keys/:key_id/roll', {
+    config: { ...manage, answerHoldsSecret: true },
+    schema: {
+      summary: 'Roll a key',
+      description:
+        'A new key with the same label, scopes and lifetime; the old one keeps working for overlap_seconds, then stops. The answer holds the new key, shown this once.',
+      tags: ['keys'],
+      params: KeyParams,
+      querystring: EmptyQuery,
+      body: KeyRoll,
+      response: { 201: RolledKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
+    },
+    handler: async (request, reply) => {
+      const keyId = parseId(request.params.key_id, 'key');
+      const rolled = await rollKey(app.storage.db, {
+        keyId,
+        projectId: request.project.id,
+        overlap: request.body.overlap_seconds,
+        now: app.keys.now(),
+        check: (old) => refuseUngranted(request, old.scopes),
+      });
+      if (!rolled) throw new ApiError(404, `key ${keyId} not found (or revoked, or expired)`);
+      reply.code(201);
+      return { ...rolled.info, key: rolled.key, previous: rolled.previous };
+    },
+  });
+}
+
+/** 403 when the key that asks lacks any of these scopes: a key cannot grant more than it holds. */
+function refuseUngranted(request: FastifyRequest, scopes: Scope[]): void {
+  const lacking = scopes.filter((s) => !hasScope(request, s));
+  if (lacking.length === 0) return;
+  throw new ApiError(
+    403,
+    `this API key cannot grant ${lacking.join(', ')}, which it lacks itself`,
+    lacking.map((s) => ({ field: 'scopes', message: `cannot grant ${s}: this key lacks it` })),
+  );
+}
