@@ -1,19 +1,11 @@
 import { type Api, type ClientOptions, createApi } from './api.js';
 import { ApiError, NetworkError } from './errors.js';
-import type { Client } from './index.js';
+import type { Storefront, StorefrontSettings as Settings } from './index.js';
 import { resourceHelpers } from './resources.js';
 
 // The entry of /toolkit.js. `<script src="{base_url}/toolkit.js" data-project="demo">` defines
 // window.storefront: the base address comes from the script's own src, the project from
 // data-project; storefront.init({ baseUrl, projectId, apiKey }) sets them by hand.
-
-type Settings = Partial<Pick<ClientOptions, 'baseUrl' | 'projectId' | 'apiKey'>>;
-
-export type Storefront = Client & {
-  init(settings: Settings): Storefront;
-  ApiError: typeof ApiError;
-  NetworkError: typeof NetworkError;
-};
 
 declare global {
   interface Window {
