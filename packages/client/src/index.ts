@@ -24,6 +24,8 @@ export function createClient(options: ClientOptions): Client {
   return { api, ...resourceHelpers(api) };
 }
 
-export type { Api, ClientOptions, RequestOptions } from './api.js';
+export type { Api, ClientOptions, RawAnswer, RequestOptions } from './api.js';
+export { memoryCache, type CachedAnswer, type ConditionalCache } from './conditional-cache.js';
+export type { RetryOptions } from './retry.js';
 export { ApiError, NetworkError, type ErrorBody } from './errors.js';
 export type * from './records.js';
