@@ -73,6 +73,11 @@ export default fp(
 function addVary(reply: FastifyReply, name: string): void {
   const current = reply.getHeader('vary');
   if (current === undefined || current === '') reply.header('vary', name);
-  else if (!String(current).toLowerCase().split(/\s*,\s*/).includes(name.toLowerCase()))
+  else if (
+    !String(current)
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(name.toLowerCase())
+  )
     reply.header('vary', `${String(current)}, ${name}`);
 }

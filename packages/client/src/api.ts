@@ -127,7 +127,12 @@ export function createApi(options: ClientOptions): Api {
       );
     }
     if (!response.ok && response.status !== 304) throw errorFromAnswer(response.status, response.statusText, body);
-    if (conditional && response.status === 200 && etag && !/no-store/i.test(response.headers.get('cache-control') ?? ''))
+    if (
+      conditional &&
+      response.status === 200 &&
+      etag &&
+      !/no-store/i.test(response.headers.get('cache-control') ?? '')
+    )
       await cache.set(url, { etag, body });
     if (fromCache && etag && etag !== stored.etag) await cache!.set(url, { etag, body });
     if (!request.raw) return body;
