@@ -4,6 +4,7 @@ import { suiteApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { seedShop } from '../support/shop.js';
 import { bearer, call } from '../support/request.js';
+import { shopAndOtherKeys } from '../support/shop-app.js';
 
 const BASE = '/v2/projects/shop/products';
 
@@ -69,8 +70,7 @@ eachBackend('product update', (backend) => {
   let key: string;
   let otherKey: string;
   before(async () => {
-    key = await t.key('shop');
-    otherKey = await t.key('other');
+    [key, otherKey] = await shopAndOtherKeys(t);
   });
   const post = (ref: string | number, body: unknown, headers: Record<string, string> = bearer(key)) =>
     call(t.app, 'POST', `${BASE}/${ref}`, { body, headers });

@@ -1,3 +1,5 @@
+import { category, plan } from './records.js';
+
 // A catalogue built to make two storage backends disagree if they can: names that differ
 // only in case or accents, non-ASCII letters whose lower case is tricky (ß, İ, Σ, ǅ),
 // exact ties on every sort key, search-pattern characters (% _ \) in names, descriptions
@@ -51,13 +53,14 @@ const NAMES = [
 ];
 
 export function mixedCatalog(): Record<string, unknown> {
+  const dated = { created_at: T, updated_at: T };
   const categories = [
-    { id: 1, handle: 'fruit', name: 'fruit', parent_id: null, created_at: T, updated_at: T },
-    { id: 2, handle: 'fruit-upper', name: 'Fruit', parent_id: null, created_at: T, updated_at: T },
-    { id: 3, handle: 'apfel', name: 'Äpfel', parent_id: 1, created_at: T, updated_at: T },
-    { id: 4, handle: 'zest', name: 'zest', parent_id: 1, created_at: T, updated_at: T },
-    { id: 5, handle: 'eclairs', name: 'Éclairs', parent_id: 3, created_at: T, updated_at: T },
-    { id: 6, handle: 'bare', name: 'bare', parent_id: null, created_at: T, updated_at: T },
+    category(1, 'fruit', 'fruit', null, dated),
+    category(2, 'fruit-upper', 'Fruit', null, dated),
+    category(3, 'apfel', 'Äpfel', 1, dated),
+    category(4, 'zest', 'zest', 1, dated),
+    category(5, 'eclairs', 'Éclairs', 3, dated),
+    category(6, 'bare', 'bare', null, dated),
   ];
   const products = NAMES.map((name, i) => {
     const id = i + 1;
@@ -81,33 +84,18 @@ export function mixedCatalog(): Record<string, unknown> {
     };
   });
   const plans = [
-    {
-      id: 1,
-      name: 'Basic',
-      status: 'active',
-      prices: [
+    plan(
+      1,
+      'Basic',
+      'active',
+      [
         { id: 10, amount: 900, interval: 'month' },
         { id: 11, amount: 9000, interval: 'year' },
       ],
-      created_at: T,
-      updated_at: T,
-    },
-    {
-      id: 2,
-      name: 'Pro',
-      status: 'active',
-      prices: [{ id: 12, amount: 900, interval: 'month', trial_days: 14 }],
-      created_at: T,
-      updated_at: T,
-    },
-    {
-      id: 3,
-      name: 'Old',
-      status: 'archived',
-      prices: [{ id: 13, amount: 100, interval: 'one_time' }],
-      created_at: T,
-      updated_at: T,
-    },
+      dated,
+    ),
+    plan(2, 'Pro', 'active', [{ id: 12, amount: 900, interval: 'month', trial_days: 14 }], dated),
+    plan(3, 'Old', 'archived', [{ id: 13, amount: 100, interval: 'one_time' }], dated),
   ];
   const users = Array.from({ length: 25 }, (_, i) => ({
     id: i + 1,

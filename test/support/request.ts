@@ -50,6 +50,17 @@ export async function call(
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
+/** The CORS preflight a browser sends from `origin` before a POST to `url` with a key and a JSON body. */
+export function preflight(app: FastifyInstance, url: string, origin = 'https://shop.example'): Promise<Answer> {
+  return call(app, 'OPTIONS', url, {
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
+  });
+}
+
 /** The ids of a list answer, in order. */
 export function ids(answer: Answer): number[] {
   return (answer.body.data as Array<{ id: number }>).map((r) => r.id);

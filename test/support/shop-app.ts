@@ -2,7 +2,7 @@ import type { TestContext } from 'node:test';
 import type { Backend } from '../../src/db/connect.js';
 import { type TestApp, suiteApp, testApp } from './app.js';
 import { type Answer, type Method, type RequestOptions, call } from './request.js';
-import { SHOP, seedShop } from './shop.js';
+import { OTHER, SHOP, seedShop } from './shop.js';
 
 // An app holding the fixture shop (test/support/shop.ts), with a key of the shop and requests
 // under /v2/projects/shop that carry it. `shopApp` gives a test a database of its own (for
@@ -36,6 +36,11 @@ export function sharedShopApp(backend: Backend): ShopApp {
     Object.assign(shop, scoped(base, await base.key(SHOP)));
   });
   return shop;
+}
+
+/** A key of the shop and one of the other project, for a suite's `before` (after the shop is seeded). */
+export async function shopAndOtherKeys(base: TestApp): Promise<[shop: string, other: string]> {
+  return [await base.key(SHOP), await base.key(OTHER)];
 }
 
 function scoped(base: TestApp, shopKey: string): ShopApp {

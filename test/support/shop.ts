@@ -2,6 +2,7 @@ import type { Storage } from '../../src/db/connect.js';
 import { importDocument } from '../../src/import/import.js';
 import type { OrderRecord } from '../../src/resources/orders/record.js';
 import type { UserRecord } from '../../src/resources/users/record.js';
+import { category, plan } from './records.js';
 
 // The one fixture shop of the tests, written through the importer as a user would. Its data
 // is chosen so that every ordering rule and filter has something to tell apart: names equal
@@ -28,13 +29,9 @@ export const SHOP_ORDERS: OrderRecord[] = [
 ];
 
 export const SHOP_USERS: UserRecord[] = [
-  { id: 1, email: 'ada@example.com', name: 'Ada', email_verified: true, created_at: 1000, last_login_at: 1500 },
-  {
-    id: 2,
-    email: 'bob@example.com',
-    name: 'Bob',
+  user(1, 'Ada', 1000, { email_verified: true, last_login_at: 1500 }),
+  user(2, 'Bob', 2000, {
     email_verified: false,
-    created_at: 2000,
     last_login_at: null,
     // Stored order is kept, not re-sorted by plan, price or time.
     subscriptions: [
@@ -42,17 +39,16 @@ export const SHOP_USERS: UserRecord[] = [
       { plan_id: 1, price_id: 1, status: 'active', started_at: 2300, canceled_at: null },
       { plan_id: 1, price_id: 2, status: 'trialing', started_at: 2400 },
     ],
-  },
-  {
-    id: 3,
-    email: 'carol@example.com',
-    name: 'Carol',
-    created_at: 2000,
-    subscriptions: [{ plan_id: 1, price_id: 1, status: 'past_due', started_at: 2050 }],
-  },
-  { id: 4, email: 'dan@example.com', name: 'Dan', created_at: 3000 },
-  { id: 5, email: 'eve@example.com', name: 'Eve', created_at: 500 },
+  }),
+  user(3, 'Carol', 2000, { subscriptions: [{ plan_id: 1, price_id: 1, status: 'past_due', started_at: 2050 }] }),
+  user(4, 'Dan', 3000),
+  user(5, 'Eve', 500),
 ];
+
+/** A user of the shop: the e-mail address is the name in lower case at example.com. */
+function user(id: number, name: string, created_at: number, more: Partial<UserRecord> = {}): UserRecord {
+  return { id, email: `${name.toLowerCase()}@example.com`, name, created_at, ...more };
+}
 
 function order(
   id: number,
@@ -83,12 +79,12 @@ export function shopDocument() {
   return {
     project: { id: SHOP, name: 'Shop', currency: 'EUR' },
     categories: [
-      { id: 1, handle: 'fruit', name: 'fruit', parent_id: null },
-      { id: 2, handle: 'berries', name: 'Berries', parent_id: 1 },
-      { id: 3, handle: 'apples', name: 'apples', parent_id: 1 },
-      { id: 4, handle: 'tools', name: 'Tools', parent_id: null },
-      { id: 5, handle: 'knives', name: 'Knives', parent_id: 4 },
-      { id: 6, handle: 'small-knives', name: 'small knives', parent_id: 5 },
+      category(1, 'fruit', 'fruit', null),
+      category(2, 'berries', 'Berries', 1),
+      category(3, 'apples', 'apples', 1),
+      category(4, 'tools', 'Tools', null),
+      category(5, 'knives', 'Knives', 4),
+      category(6, 'small-knives', 'small knives', 5),
     ],
     products: [
       {
@@ -173,28 +169,23 @@ export function shopDocument() {
       },
     ],
     plans: [
-      {
-        id: 1,
-        name: 'Basic',
-        status: 'active',
-        prices: [
-          { id: 2, amount: 9000, interval: 'year' },
-          { id: 1, amount: 900, interval: 'month' },
-        ],
-      },
-      { id: 2, name: 'Old', status: 'archived', prices: [{ id: 3, amount: 500, interval: 'month' }] },
-      { id: 3, name: 'Gone', status: 'deleted' },
-      {
-        id: 4,
-        name: 'Team',
-        status: 'active',
-        description: 'For teams.',
-        prices: [
+      plan(1, 'Basic', 'active', [
+        { id: 2, amount: 9000, interval: 'year' },
+        { id: 1, amount: 900, interval: 'month' },
+      ]),
+      plan(2, 'Old', 'archived', [{ id: 3, amount: 500, interval: 'month' }]),
+      plan(3, 'Gone', 'deleted'),
+      plan(
+        4,
+        'Team',
+        'active',
+        [
           { id: 4, amount: 3000, interval: 'month', interval_count: 1, trial_days: 14 },
           { id: 5, amount: 3000, interval: 'month', interval_count: 3 },
         ],
-      },
-      { id: 5, name: 'Paused', status: 'deactivated' },
+        { description: 'For teams.' },
+      ),
+      plan(5, 'Paused', 'deactivated'),
     ],
     users: SHOP_USERS,
     orders: SHOP_ORDERS,
@@ -204,12 +195,12 @@ export function shopDocument() {
 export function otherDocument() {
   return {
     project: { id: OTHER, name: 'Other', currency: 'JPY' },
-    categories: [{ id: 1, handle: 'secret', name: 'Secretcategory', parent_id: null }],
+    categories: [category(1, 'secret', 'Secretcategory', null)],
     products: [
       { id: 1, handle: 'alpha', name: 'Otherapple', price: 1, category_ids: [1], created_at: 1 },
       { id: 8, handle: 'only-other', name: 'Otheronly', price: 1, show_in_store: false, created_at: 1 },
     ],
-    plans: [{ id: 1, name: 'Otherplan', status: 'active' }],
+    plans: [plan(1, 'Otherplan', 'active')],
     users: [
       { id: 1, email: 'other@example.com', name: 'Otheruser', created_at: 9000 },
       { id: 42, email: 'x@example.com', name: 'Otheruser', created_at: 9001 },
