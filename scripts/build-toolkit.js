@@ -1,4 +1,4 @@
-// Bundles src/client/browser.ts into dist/toolkit.js, the script served at GET /toolkit.js:
+// Bundles packages/client/src/browser.ts into dist/toolkit.js, the script served at GET /toolkit.js:
 // the same source as the Node client, minified for browsers back to ES2019.
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +10,7 @@ const outfile = join(root, 'dist', 'toolkit.js');
 mkdirSync(dirname(outfile), { recursive: true });
 
 const result = await build({
-  entryPoints: [join(root, 'src', 'client', 'browser.ts')],
+  entryPoints: [join(root, 'packages', 'client', 'src', 'browser.ts')],
   outfile,
   bundle: true,
   // A classic script (not a module), so that document.currentScript finds the tag and

@@ -14,6 +14,7 @@ import { ErrorBody } from './http/schemas.js';
 import { serverOptions } from './http/server-options.js';
 import { openapiPlugin } from './openapi/plugin.js';
 import answerCache from './plugins/answer-cache.js';
+import cdnTags from './plugins/cdn-tags.js';
 import cors from './plugins/cors.js';
 import errorHandler from './plugins/error-handler.js';
 import health from './plugins/health.js';
@@ -58,6 +59,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** the clock keys expire by, in unix seconds (tests control it; default: the system's) */
   now?: () => number;
+  /** CDN_MAX_AGE: public answers also carry CDN-Cache-Control with this lifetime, in seconds */
+  cdnMaxAge?: number;
 }
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
@@ -92,8 +95,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     redis: options.redis,
   });
   await app.register(idempotency);
+  await app.register(cdnTags);
   await app.register(answerCache, { caches });
-  await app.register(httpCaching);
+  await app.register(httpCaching, { cdnMaxAge: options.cdnMaxAge });
   await app.register(strictInput);
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and

@@ -50,6 +50,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** when set, GET /metrics needs Authorization: Bearer <this token> */
   metricsToken?: string;
+  /** seconds a CDN may serve a public answer before asking again (CDN_MAX_AGE; unset: no CDN-Cache-Control) */
+  cdnMaxAge?: number;
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
   caches: CacheConfig;
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
+    cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
       addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),

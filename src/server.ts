@@ -45,6 +45,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     caches: config.caches,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
+    cdnMaxAge: config.cdnMaxAge,
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

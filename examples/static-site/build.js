@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createClient } from 'storefront-api/client';
+import { fileCache } from 'storefront-client/file-cache';
 
 /** @typedef {import('storefront-api/client').Product} Product */
 /** @typedef {import('storefront-api/client').Category} Category */
@@ -14,8 +15,12 @@ const baseUrl = process.env.STOREFRONT_URL ?? 'http://127.0.0.1:3000';
 const projectId = process.env.STOREFRONT_PROJECT ?? 'demo';
 const outDir = resolve(process.argv[2] ?? 'examples/static-site/site');
 
+// With STOREFRONT_CACHE_DIR set, answers are kept there and the next build only revalidates
+// them (If-None-Match): when nothing changed, every request is a bodiless 304.
+const cacheDir = process.env.STOREFRONT_CACHE_DIR;
+
 // No key: a static site shows what the shop shows, so hidden products stay out.
-const client = createClient({ baseUrl, projectId });
+const client = createClient({ baseUrl, projectId, cache: cacheDir ? fileCache(cacheDir) : undefined });
 
 const categories = await client.categories.list();
 /** @type {Product[]} */

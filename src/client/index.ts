@@ -1,20 +1,4 @@
-import { type Api, type ClientOptions, createApi } from './api.js';
-import { resourceHelpers } from './resources.js';
-
-// The Storefront client for Node 20+ and bundlers: `api(path)` plus typed helpers per resource.
-// It uses the platform's fetch and imports nothing at run time, so it also runs in browsers
-// (the /toolkit.js script is this same code, bundled).
-
-export type Client = ReturnType<typeof resourceHelpers> & {
-  /** `api('/products/?perpage=5')`: one call, relative to the project, answered with the parsed JSON */
-  api: Api;
-};
-
-export function createClient(options: ClientOptions): Client {
-  const api = createApi(options);
-  return { api, ...resourceHelpers(api) };
-}
-
-export type { Api, ClientOptions, RequestOptions } from './api.js';
-export { ApiError, NetworkError, type ErrorBody } from './errors.js';
-export type * from './records.js';
+// `storefront-api/client`: the client, which lives in its own package (packages/client,
+// `storefront-client`, installable without the server), re-exported so that existing imports
+// keep working.
+export * from 'storefront-client';

@@ -3,7 +3,7 @@ import type { RouteOptions } from 'fastify';
 // Plugins that act on some routes only add their hook to those routes, from an onRoute hook
 // (src/plugins/project-scope.ts, answer-cache.ts): the other routes pay nothing for it.
 
-type HookName = 'onRequest' | 'preHandler';
+type HookName = 'onRequest' | 'preHandler' | 'preSerialization';
 type HookOf<N extends HookName> = Extract<NonNullable<RouteOptions[N]>, (...args: never[]) => unknown>;
 
 /**

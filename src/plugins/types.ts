@@ -1,3 +1,4 @@
+import type { AnswerStore, CachedAnswer } from '../cache/answer-store.js';
 import type { CountCache } from '../cache/count-cache.js';
 import type { Storage } from '../db/connect.js';
 import type { KeyChecker } from '../keys/checker.js';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     storage: Storage;
     /** exact totals per filter and data_version (storage.ts, src/cache/count-cache.ts) */
     counts: CountCache;
+    /** the stored answers, or null when STOREFRONT_ANSWER_CACHE is off (answer-cache.ts) */
+    answers: AnswerStore | null;
     /** Prometheus counters (metrics.ts) */
     metrics: Metrics;
     /** the key check, answered from memory while the project's keys_version holds (project-scope.ts) */
@@ -36,6 +39,10 @@ declare module 'fastify' {
     idempotency: IdempotencyClaim | null;
     /** set on a miss of a route whose 200 answer may be stored under this key (answer-cache.ts) */
     answerKey: string | null;
+    /** the stored answer being sent, a hit or the miss just stored (answer-cache.ts; http-caching.ts keeps its encodings) */
+    cachedAnswer: CachedAnswer | null;
+    /** what a public answer holds, for Surrogate-Key and Cache-Tag (cdn-tags.ts) */
+    cacheTags: readonly string[] | null;
   }
 
   interface FastifyContextConfig {

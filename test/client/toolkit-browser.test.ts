@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type Server, createServer } from 'node:http';
 import { test } from 'node:test';
-import type { Storefront } from '../../src/client/browser.js';
+import type { Storefront } from '../../src/client/index.js';
 import { findChromium, launchChromium } from '../support/browser.js';
 import { liveServer } from '../support/live-server.js';
 

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { AssertionError } from 'node:assert';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -150,7 +151,7 @@ export class ConformanceChecker {
     );
     let body: unknown;
     try {
-      body = JSON.parse(response.payload);
+      body = JSON.parse(decodedBody(response));
     } catch {
       expect(false, `${where}: the body is not valid JSON`, response);
     }
@@ -204,4 +205,13 @@ function escapePointer(segment: string): string {
 
 function sameSet(a: Set<string>, b: Set<string>): boolean {
   return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
+/** The body as JSON text, undoing a Content-Encoding (src/http/content-coding.ts). */
+export function decodedBody(response: Pick<Response, 'headers' | 'rawPayload'>): string {
+  const coding = response.headers['content-encoding'];
+  if (response.rawPayload.length === 0) return ''; // a HEAD answer names its coding, yet has no body
+  if (coding === 'br') return brotliDecompressSync(response.rawPayload).toString();
+  if (coding === 'gzip') return gunzipSync(response.rawPayload).toString();
+  return response.rawPayload.toString();
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { decodedBody } from './openapi-conformance.js';
 
 // The one way tests send a request through app.inject, and the one shape of its answer.
 
@@ -7,8 +8,10 @@ export interface Answer {
   headers: Record<string, string | string[] | number | undefined>;
   /** the JSON body, parsed; undefined when there is none or it is not JSON */
   body: any;
-  /** the body as sent */
+  /** the body as sent, decoded when it came gzip- or brotli-encoded */
   text: string;
+  /** the bytes as sent */
+  bytes: Buffer;
 }
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -35,13 +38,14 @@ export async function call(
     headers['content-type'] ??= 'application/json';
   }
   const res = await app.inject({ method, url, headers, payload });
+  const text = decodedBody(res);
   let body: unknown;
   try {
-    body = res.body ? JSON.parse(res.body) : undefined;
+    body = text ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }
-  return { status: res.statusCode, headers: res.headers, body, text: res.body };
+  return { status: res.statusCode, headers: res.headers, body, text, bytes: res.rawPayload };
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -1,19 +1,11 @@
-import { type Api, type ClientOptions, createApi } from './api.js';
+import { type Api, type ClientOptions, type RequestOptions, createApi } from './api.js';
 import { ApiError, NetworkError } from './errors.js';
-import type { Client } from './index.js';
+import type { Storefront, StorefrontSettings as Settings } from './index.js';
 import { resourceHelpers } from './resources.js';
 
 // The entry of /toolkit.js. `<script src="{base_url}/toolkit.js" data-project="demo">` defines
 // window.storefront: the base address comes from the script's own src, the project from
 // data-project; storefront.init({ baseUrl, projectId, apiKey }) sets them by hand.
-
-type Settings = Partial<Pick<ClientOptions, 'baseUrl' | 'projectId' | 'apiKey'>>;
-
-export type Storefront = Client & {
-  init(settings: Settings): Storefront;
-  ApiError: typeof ApiError;
-  NetworkError: typeof NetworkError;
-};
 
 declare global {
   interface Window {
@@ -36,7 +28,7 @@ let configured: Api | undefined;
 
 // One stable api function that reads the settings of the moment, so init() also applies to
 // helpers and references taken before it. Mistakes reject like any other failure.
-const api: Api = (path, options) =>
+const api = ((path: string, options?: RequestOptions) =>
   new Promise((resolve) => {
     if (!configured) {
       if (!settings.baseUrl || !settings.projectId) {
@@ -47,7 +39,7 @@ const api: Api = (path, options) =>
       configured = createApi(settings as ClientOptions);
     }
     resolve(configured(path, options));
-  });
+  })) as Api;
 
 const storefront: Storefront = {
   api,

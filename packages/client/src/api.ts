@@ -1,0 +1,176 @@
+import type { ConditionalCache } from './conditional-cache.js';
+import { ApiError, NetworkError, errorFromAnswer } from './errors.js';
+import {
+  DEFAULT_MAX_RETRY_WAIT_MS,
+  DEFAULT_RETRIES,
+  RETRY_STATUSES,
+  type RetryOptions,
+  backoffMs,
+  retryAfterMs,
+  sleep,
+} from './retry.js';
+
+// `api(path)`: one HTTP call to a project's API, answered with the parsed JSON; a non-2xx
+// answer becomes an ApiError. It does not reshape answers. What it adds is what a client over
+// a network needs (README.md): waiting as a 429 or 503 asks, retrying a GET that got no
+// answer, an optional conditional cache, and `{ raw: true }` for the status, ETag and headers.
+
+export interface ClientOptions extends RetryOptions {
+  /** where the service lives, e.g. `https://api.example.com` (a path prefix is kept) */
+  baseUrl: string;
+  /** the project every path is relative to */
+  projectId: string;
+  /** sent as `Authorization: Bearer <apiKey>`; needed by protected endpoints only */
+  apiKey?: string;
+  /** another fetch (a test double, or one with a proxy agent); the global one by default */
+  fetch?: typeof fetch;
+  /** keep GET answers and revalidate them with If-None-Match (memoryCache(), fileCache(dir)) */
+  cache?: ConditionalCache;
+}
+
+export interface RequestOptions {
+  /** GET by default; POST when a body is given */
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** sent as JSON */
+  body?: unknown;
+  /** extra request headers, e.g. If-None-Match or If-Match */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** answer with `{ status, etag, headers, body }` instead of the body; a 304 then resolves */
+  raw?: boolean;
+}
+
+/** What `api(path, { raw: true })` resolves to. */
+export interface RawAnswer<T = unknown> {
+  /** 200, or 304 when If-None-Match matched (then `body` is the cached one, or undefined) */
+  status: number;
+  etag: string | null;
+  headers: Headers;
+  body: T;
+  /** the body came from the conditional cache after a 304 */
+  fromCache: boolean;
+}
+
+export interface Api {
+  <T = unknown>(path: string, options: RequestOptions & { raw: true }): Promise<RawAnswer<T>>;
+  <T = unknown>(path: string, options?: RequestOptions): Promise<T>;
+}
+
+export function createApi(options: ClientOptions): Api {
+  const { apiKey, cache } = options;
+  const root = projectRoot(options.baseUrl, options.projectId);
+  const retries = options.retries ?? DEFAULT_RETRIES;
+  const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+
+  async function send(method: string, url: string, init: RequestInit): Promise<Response> {
+    const doFetch = options.fetch ?? fetch;
+    for (let attempt = 1; ; attempt++) {
+      let response: Response;
+      try {
+        response = await doFetch(url, init);
+      } catch (cause) {
+        // An abort is the caller's own doing: hand it back as it is.
+        if (cause && typeof cause === 'object' && (cause as Error).name === 'AbortError') throw cause;
+        // Only a read is safe to send again: a POST may have been applied before the line broke.
+        if (attempt <= retries && (method === 'GET' || method === 'HEAD')) {
+          await sleep(backoffMs(attempt), init.signal ?? undefined);
+          continue;
+        }
+        throw new NetworkError(`${method} ${url}: ${reasonOf(cause)}`, cause);
+      }
+      if (RETRY_STATUSES.includes(response.status) && attempt <= retries) {
+        const wait = Math.max(retryAfterMs(response.headers.get('retry-after')), backoffMs(attempt));
+        // Longer than allowed: the caller gets the 429 or 503 now rather than a hung build.
+        if (wait <= maxWait) {
+          await response.body?.cancel();
+          await sleep(wait, init.signal ?? undefined);
+          continue;
+        }
+      }
+      return response;
+    }
+  }
+
+  return async function api(path: string, request: RequestOptions = {}): Promise<unknown> {
+    if (typeof path !== 'string' || path.charAt(0) !== '/') {
+      throw new TypeError(
+        `api(path): the path must start with "/" (relative to the project), got ${JSON.stringify(path)}`,
+      );
+    }
+    const method = request.method ?? (request.body === undefined ? 'GET' : 'POST');
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    const url = root + path;
+
+    const ownCondition = Object.keys(headers).some((name) => name.toLowerCase() === 'if-none-match');
+    const conditional = cache !== undefined && method === 'GET' && !ownCondition;
+    const stored = conditional ? await cache.get(url) : undefined;
+    if (stored) headers['if-none-match'] = stored.etag;
+
+    const response = await send(method, url, {
+      method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: request.signal,
+    });
+    const etag = response.headers.get('etag');
+    const fromCache = response.status === 304 && stored !== undefined;
+    const body = fromCache ? stored.body : await parse(response, method, url);
+
+    if (response.status === 304 && !fromCache && !request.raw) {
+      throw new ApiError(
+        304,
+        'not_modified',
+        `${method} ${url}: 304 Not Modified (the If-None-Match sent still matches); pass { raw: true } to read the status`,
+        undefined,
+      );
+    }
+    if (!response.ok && response.status !== 304) throw errorFromAnswer(response.status, response.statusText, body);
+    if (
+      conditional &&
+      response.status === 200 &&
+      etag &&
+      !/no-store/i.test(response.headers.get('cache-control') ?? '')
+    )
+      await cache.set(url, { etag, body });
+    if (fromCache && etag && etag !== stored.etag) await cache!.set(url, { etag, body });
+    if (!request.raw) return body;
+    return { status: response.status, etag, headers: response.headers, body, fromCache } satisfies RawAnswer;
+  } as Api;
+}
+
+async function parse(response: Response, method: string, url: string): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // A 2xx that is not JSON did not come from the API (a captive portal, a misrouted proxy).
+    if (response.ok)
+      throw new ApiError(response.status, 'invalid_response', `${method} ${url}: the answer is not JSON`, text);
+    return text;
+  }
+}
+
+/**
+ * The plain reason a request got no answer. fetch says only "fetch failed" and keeps the
+ * reason in `cause` (an AggregateError when every address of a name was refused):
+ * "connect ECONNREFUSED 127.0.0.1:3000", "getaddrinfo ENOTFOUND api.example".
+ */
+export function reasonOf(error: unknown): string {
+  let current = error as (Error & { cause?: unknown; errors?: unknown[] }) | undefined;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const next = current.cause ?? current.errors?.[0];
+    if (!next || typeof next !== 'object') break;
+    current = next as typeof current;
+  }
+  return current?.message || String(error);
+}
+
+/** `https://host/prefix/` + `my-shop` -> `https://host/prefix/v2/projects/my-shop` */
+export function projectRoot(baseUrl: string, projectId: string): string {
+  if (!baseUrl) throw new TypeError('storefront: baseUrl is required, e.g. https://api.example.com');
+  if (!projectId) throw new TypeError('storefront: projectId is required');
+  return `${baseUrl.replace(/\/+$/, '')}/v2/projects/${encodeURIComponent(projectId)}`;
+}

@@ -1,0 +1,49 @@
+// The records, queries and bodies of the API, as the server's own OpenAPI document describes
+// them (openapi.generated.ts, made from the route schemas by scripts/client-types.js). Types
+// only: nothing here exists at run time.
+
+import type { components, paths } from './openapi.generated.js';
+
+type Schemas = components['schemas'];
+type Project = '/v2/projects/{project_id}';
+type QueryOf<Path extends keyof paths> = paths[Path] extends { get: { parameters: { query?: infer Query } } }
+  ? NonNullable<Query>
+  : never;
+type BodyOf<Path extends keyof paths> = paths[Path]['post'] extends {
+  requestBody?: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
+
+export type Product = Schemas['Product'];
+export type Plan = Schemas['Plan'];
+export type User = Schemas['User'];
+export type Order = Schemas['Order'];
+/** A category with its subcategories, nested to any depth. */
+export type Category = Schemas['Category'];
+
+export type ProductListQuery = QueryOf<`${Project}/products/`>;
+/** `GET /products/<product>` takes `fetch_hidden` (needs an API key when true). */
+export type ProductGetQuery = QueryOf<`${Project}/products/{product}`>;
+export type ProductUpdate = BodyOf<`${Project}/products/{product}`>;
+export type OrderListQuery = QueryOf<`${Project}/orders/`>;
+export type OrderUpdate = BodyOf<`${Project}/orders/{order_id}`>;
+export type UserListQuery = QueryOf<`${Project}/users/`>;
+/** `GET /categories/` takes `root-category` to return one subtree. */
+export type CategoryListQuery = QueryOf<`${Project}/categories/`>;
+
+export type OrderItem = Order['items'][number];
+export type PaymentStatus = Order['payment_status'];
+export type FulfillmentStatus = Order['fulfillment_status'];
+export type Subscription = User['subscriptions'][number];
+
+/** The envelope of the users, products and orders lists. */
+export interface Paged<T> {
+  data: T[];
+  meta: { page: number; perpage: number; total: number; pages: number };
+}
+
+/** The plans list: active plans only, not paged. */
+export interface PlanList {
+  data: Plan[];
+}
