@@ -18,6 +18,15 @@ await migrateToLatest(storage.db);
 const app = await buildApp({ storage, rateLimit: false });
 await app.ready();
 const document = app.swagger();
+// The published document spells Category out to a bounded depth for tools that cannot follow
+// a cycle (src/openapi/bound-recursion.ts); the client's type keeps the true recursion.
+const category = document.components?.schemas?.Category;
+if (category?.properties?.subcategories) {
+  category.properties.subcategories = {
+    ...category.properties.subcategories,
+    items: { $ref: '#/components/schemas/Category' },
+  };
+}
 await app.close();
 await storage.close();
 

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
@@ -9,15 +7,11 @@ import { importDocument, importFile } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { importFailure } from '../support/import-failure.js';
+import { orderWithItems, tempFiles } from '../support/import-files.js';
 import { shopDocument } from '../support/shop.js';
 import { call } from '../support/request.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'storefront-import-'));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const { dir, file } = tempFiles('storefront-import-');
 const ndjson = (...lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const project = { id: 'imp', name: 'Import shop', currency: 'GBP' };
 
@@ -184,16 +178,7 @@ eachBackend('import', (backend) => {
             ],
           },
         ],
-        orders: [
-          {
-            id: 1,
-            customer_email: 'u@example.com',
-            items: [
-              { product_id: null, name: 'gone', quantity: 1, price: 1 },
-              { product_id: 3, name: 'never', quantity: 1, price: 1 },
-            ],
-          },
-        ],
+        orders: [orderWithItems([null, 'gone'], [3, 'never'])],
       }),
     );
     assert.deepEqual(problems, [

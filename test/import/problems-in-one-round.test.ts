@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { importDocument, importFile } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { importFailure } from '../support/import-failure.js';
+import { orderWithItems, tempFiles } from '../support/import-files.js';
 
 // A file with problems is fixed in one round: every problem is listed by its place in the
 // first run (field errors, ids given twice, references), and nothing is written.
 
-const dir = mkdtempSync(join(tmpdir(), 'storefront-import-problems-'));
-const file = (name: string, text: string) => {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-};
+const { dir, file } = tempFiles('storefront-import-problems-');
 const project = { id: 'imp', name: 'Import shop', currency: 'GBP' };
 
 eachBackend('import problems in one round', (backend) => {
@@ -80,16 +74,7 @@ eachBackend('import problems in one round', (backend) => {
         ],
         plans: [{ id: 1, name: 'Plan', prices: [{ id: 1, amount: 1, interval: 'month' }] }],
         users: [{ id: 1, email: 'u@example.com', subscriptions: [{ plan_id: 3, price_id: 9, status: 'active' }] }],
-        orders: [
-          {
-            id: 1,
-            customer_email: 'u@example.com',
-            items: [
-              { product_id: 1, name: 'refused', quantity: 1, price: 1 },
-              { product_id: 42, name: 'never', quantity: 1, price: 1 },
-            ],
-          },
-        ],
+        orders: [orderWithItems([1, 'refused'], [42, 'never'])],
       }),
     );
     assert.deepEqual(problems, [

@@ -762,49 +762,7 @@ export interface components {
             id: number;
             name: string;
             parent_id: number | null;
-            subcategories: {
-                handle: string;
-                id: number;
-                name: string;
-                parent_id: number | null;
-                subcategories: {
-                    handle: string;
-                    id: number;
-                    name: string;
-                    parent_id: number | null;
-                    subcategories: {
-                        handle: string;
-                        id: number;
-                        name: string;
-                        parent_id: number | null;
-                        subcategories: {
-                            handle: string;
-                            id: number;
-                            name: string;
-                            parent_id: number | null;
-                            subcategories: {
-                                handle: string;
-                                id: number;
-                                name: string;
-                                parent_id: number | null;
-                                subcategories: {
-                                    handle: string;
-                                    id: number;
-                                    name: string;
-                                    parent_id: number | null;
-                                    subcategories: {
-                                        handle: string;
-                                        id: number;
-                                        name: string;
-                                        parent_id: number | null;
-                                        subcategories: Record<string, never>[];
-                                    }[];
-                                }[];
-                            }[];
-                        }[];
-                    }[];
-                }[];
-            }[];
+            subcategories: components["schemas"]["Category"][];
         };
         /** @description Every error answer has this shape. */
         Error: {
