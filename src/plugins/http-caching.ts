@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { MIN_COMPRESS_BYTES, encode, negotiateCoding } from '../http/content-coding.js';
@@ -45,10 +46,12 @@ export default fp(
         // No body, and so no Content-Type and no Content-Length (RFC 9110 15.4.5). The payload
         // must be null, not '': Fastify sets Content-Length from any string or Buffer sent,
         // after every onSend hook, which is why removing the header alone did nothing.
+        // HEAD: Fastify's own last onSend of a HEAD route sets Content-Length from a string or
+        // Buffer, to 0 for undefined, and fails on null; an empty stream it only drains.
         reply.code(304);
         reply.removeHeader('content-type');
         reply.removeHeader('content-length');
-        return done(null, null);
+        return done(null, request.method === 'HEAD' ? Readable.from([]) : null);
       }
       if (coding === null) return done(null, payload);
 

@@ -166,16 +166,20 @@ eachBackend('compression of stored answers and CDN_MAX_AGE', (backend) => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as { port: number }).port;
     const etag = String((await call(app, 'GET', LIST)).headers.etag);
-    const wire = await new Promise<string>((resolve, reject) => {
-      const socket = tcpConnect(port, '127.0.0.1', () =>
-        socket.write(`GET ${LIST} HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`),
-      );
-      let text = '';
-      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
-    const [head, body] = wire.split('\r\n\r\n');
+    const onWire = (method: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = tcpConnect(port, '127.0.0.1', () =>
+          socket.write(`${method} ${LIST} HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nConnection: close\r\n\r\n`),
+        );
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const headAnswer = (await onWire('HEAD')).split('\r\n\r\n')[0];
+    assert.match(headAnswer, /^HTTP\/1\.1 304 /);
+    assert.doesNotMatch(headAnswer, /^content-(length|type):/im);
+    const [head, body] = (await onWire('GET')).split('\r\n\r\n');
     assert.match(head, /^HTTP\/1\.1 304 /);
     assert.equal(body, '');
     assert.doesNotMatch(head, /^content-(length|type|encoding):/im);
