@@ -16,22 +16,22 @@ import { keysAsLines, keysAsTable } from './key-table.js';
 // `storefront key …` (README, "Command line"; docs/API.md, "Keys and scopes").
 
 const HELP: Record<string, string> = {
-  create: `usage: storefront key create <project_id> [--label <text>] [--scopes a,b] [--expires-in 90d]
+  create: `usage: storefront key create <project_id> [--label <text>] [--scopes a,b] [--expires-in 90d] [--database <url>]
 
 Prints a new API key of the project, alone on one line: it is never shown again.
   --label <text>       who or what holds the key
   --scopes a,b         what the key may do (default: every scope):
                        ${SCOPES.join(', ')}
   --expires-in <n>     refuse the key after n seconds, minutes, hours or days (30m, 12h, 90d)`,
-  list: `usage: storefront key list <project_id>
+  list: `usage: storefront key list <project_id> [--database <url>]
 
 The keys that still work: id, label, scopes, created, expires, last used; never a key.
 A table on a terminal; piped, one key a line, tab-separated: id, label, created_at,
 last_used_at, scopes (comma-separated), expires_at (unix seconds; empty for none).`,
-  revoke: `usage: storefront key revoke <key_id>
+  revoke: `usage: storefront key revoke <key_id> [--database <url>]
 
 The key stops working at once, in every server process.`,
-  roll: `usage: storefront key roll <key_id> [--overlap 24h]
+  roll: `usage: storefront key roll <key_id> [--overlap 24h] [--database <url>]
 
 Prints a new key with the old one's label, scopes and lifetime; the old key keeps
 working for the overlap (default 0: it stops at once), then stops.

@@ -65,7 +65,7 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   // (src/http/if-match.ts), Idempotency-Key on every POST made with a key (idempotency.ts).
   if (route.method === 'POST' && response[412])
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'if-match': IF_MATCH });
-  if (route.method === 'POST' && config.auth === 'key')
+  if (route.method === 'POST' && config.auth === 'key' && !config.answerHoldsSecret)
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'idempotency-key': IDEMPOTENCY_KEY });
   // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope.
   const bearer = { bearerAuth: config.scope ? [config.scope] : [] };

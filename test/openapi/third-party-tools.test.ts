@@ -114,8 +114,10 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
   });
 
   test('Prism proxy: requests made of the examples, and their answers, all match the document', async () => {
-    const calls = callsFromExamples(document);
-    assert.equal(calls.length, 12);
+    // Revoking the key the walk itself uses would end the walk: that answer is checked
+    // against the document by the key API's own suite (test/keys/), through the app builder.
+    const calls = callsFromExamples(document).filter((c) => c.operationId !== 'revokeKey');
+    assert.equal(calls.length, 15);
     for (const call of calls) {
       const headers: Record<string, string> = {};
       if (call.needsKey) headers.authorization = `Bearer ${server.key}`;
@@ -134,7 +136,10 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
         null,
         `${call.operationId}: ${answer.headers.get('sl-violations')}`,
       );
-      assert.ok(answer.status === 200, `${call.operationId} ${call.method} ${call.path}: ${answer.status} ${text}`);
+      assert.ok(
+        answer.status === 200 || answer.status === 201,
+        `${call.operationId} ${call.method} ${call.path}: ${answer.status} ${text}`,
+      );
     }
   });
 

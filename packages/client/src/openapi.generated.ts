@@ -50,253 +50,13 @@ export interface paths {
          * List the project's keys
          * @description The keys that still work, by id, with their scopes, expiry and last use; never a secret.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /**
-                     * @description an ETag from an earlier answer: 304 when it still matches
-                     * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
-                     */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description entity tag of this answer; send it back in If-None-Match */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the keys that still work (not revoked, not expired), by id */
-                            data: components["schemas"]["Key"][];
-                        };
-                    };
-                };
-                /** @description Not Modified: If-None-Match matched the current ETag; no body */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description invalid_request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        "WWW-Authenticate"?: "Bearer";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description forbidden: the API key lacks the scope keys:manage */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
-                429: {
-                    headers: {
-                        /** @description seconds until the budget refills */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal_error: an unexpected failure; the message never carries details */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unavailable: storage is unreachable; try again shortly */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listKeys"];
         put?: never;
         /**
          * Create a key
          * @description The answer holds the new key, shown this once. The scopes default to those of the key that asks.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /**
-                     * @description any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict
-                     * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
-                     */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the key is refused this many days from now; default: never */
-                        expires_in_days?: number;
-                        /** @description who or what holds the key */
-                        label: string;
-                        /** @description default: the scopes of the key that asks; none it lacks itself */
-                        scopes?: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description unix seconds */
-                            created_at: number;
-                            /** @description unix seconds from which the key is refused; null: never */
-                            expires_at: number | null;
-                            id: number;
-                            /** @description the key itself, shown this once: it is never stored, only its hash */
-                            key: string;
-                            label: string;
-                            /** @description unix seconds, to the minute; null: never used */
-                            last_used_at: number | null;
-                            /** @description what the key may do */
-                            scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
-                        };
-                    };
-                };
-                /** @description invalid_request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        "WWW-Authenticate"?: "Bearer";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description forbidden */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description payload_too_large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unsupported_media_type */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
-                429: {
-                    headers: {
-                        /** @description seconds until the budget refills */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal_error: an unexpected failure; the message never carries details */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unavailable: storage is unreachable; try again shortly */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -316,133 +76,7 @@ export interface paths {
          * Revoke a key
          * @description The key stops working at once, in every server process. Takes no body.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /**
-                     * @description any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict
-                     * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
-                     */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description key id */
-                    key_id: string;
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description unix seconds */
-                            created_at: number;
-                            /** @description unix seconds from which the key is refused; null: never */
-                            expires_at: number | null;
-                            id: number;
-                            label: string;
-                            /** @description unix seconds, to the minute; null: never used */
-                            last_used_at: number | null;
-                            /** @description unix seconds */
-                            revoked_at: number;
-                            /** @description what the key may do */
-                            scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
-                        };
-                    };
-                };
-                /** @description invalid_request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        "WWW-Authenticate"?: "Bearer";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description forbidden: the API key lacks the scope keys:manage */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description payload_too_large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unsupported_media_type */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
-                429: {
-                    headers: {
-                        /** @description seconds until the budget refills */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal_error: an unexpected failure; the message never carries details */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unavailable: storage is unreachable; try again shortly */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["revokeKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -462,141 +96,7 @@ export interface paths {
          * Roll a key
          * @description A new key with the same label, scopes and lifetime; the old one keeps working for overlap_seconds, then stops. The answer holds the new key, shown this once.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /**
-                     * @description any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict
-                     * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
-                     */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    /** @description key id */
-                    key_id: string;
-                    project_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description how long the old key keeps working (0: it stops at once) */
-                        overlap_seconds: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Created */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description unix seconds */
-                            created_at: number;
-                            /** @description unix seconds from which the key is refused; null: never */
-                            expires_at: number | null;
-                            id: number;
-                            /** @description the key itself, shown this once: it is never stored, only its hash */
-                            key: string;
-                            label: string;
-                            /** @description unix seconds, to the minute; null: never used */
-                            last_used_at: number | null;
-                            previous: components["schemas"]["Key"];
-                            /** @description what the key may do */
-                            scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
-                        };
-                    };
-                };
-                /** @description invalid_request */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unauthorized */
-                401: {
-                    headers: {
-                        "WWW-Authenticate"?: "Bearer";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description forbidden */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description payload_too_large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unsupported_media_type */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
-                429: {
-                    headers: {
-                        /** @description seconds until the budget refills */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description internal_error: an unexpected failure; the message never carries details */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description unavailable: storage is unreachable; try again shortly */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["rollKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1051,6 +551,534 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the budget refills */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the message never carries details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: storage is unreachable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description an ETag from an earlier answer: 304 when it still matches
+                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description entity tag of this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the keys that still work (not revoked, not expired), by id */
+                        data: components["schemas"]["Key"][];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the API key lacks the scope keys:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the budget refills */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the message never carries details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: storage is unreachable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "static site build",
+                 *       "scopes": [
+                 *         "products:read_hidden"
+                 *       ],
+                 *       "expires_in_days": 90
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the key is refused this many days from now; default: never */
+                    expires_in_days?: number;
+                    /** @description who or what holds the key */
+                    label: string;
+                    /** @description default: the scopes of the key that asks; none it lacks itself */
+                    scopes?: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description unix seconds */
+                        created_at: number;
+                        /** @description unix seconds from which the key is refused; null: never */
+                        expires_at: number | null;
+                        id: number;
+                        /** @description the key itself, shown this once: it is never stored, only its hash */
+                        key: string;
+                        label: string;
+                        /** @description unix seconds, to the minute; null: never used */
+                        last_used_at: number | null;
+                        /** @description what the key may do */
+                        scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
+                    };
+                };
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the budget refills */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the message never carries details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: storage is unreachable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict
+                 * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description key id
+                 * @example 1
+                 */
+                key_id: string;
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description unix seconds */
+                        created_at: number;
+                        /** @description unix seconds from which the key is refused; null: never */
+                        expires_at: number | null;
+                        id: number;
+                        label: string;
+                        /** @description unix seconds, to the minute; null: never used */
+                        last_used_at: number | null;
+                        /** @description unix seconds */
+                        revoked_at: number;
+                        /** @description what the key may do */
+                        scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
+                    };
+                };
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the API key lacks the scope keys:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the budget refills */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the message never carries details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: storage is unreachable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description key id
+                 * @example 1
+                 */
+                key_id: string;
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_seconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    /** @description how long the old key keeps working (0: it stops at once) */
+                    overlap_seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description unix seconds */
+                        created_at: number;
+                        /** @description unix seconds from which the key is refused; null: never */
+                        expires_at: number | null;
+                        id: number;
+                        /** @description the key itself, shown this once: it is never stored, only its hash */
+                        key: string;
+                        label: string;
+                        /** @description unix seconds, to the minute; null: never used */
+                        last_used_at: number | null;
+                        previous: components["schemas"]["Key"];
+                        /** @description what the key may do */
+                        scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
+                    };
+                };
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

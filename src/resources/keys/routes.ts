@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.js';
 import { parseId } from '../../http/params.js';
-import { EmptyQuery, errorResponses } from '../../http/schemas.js';
+import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
 import { createKey, listKeys, revokeTarget, rollKey } from '../../keys/repository.js';
 import { type Scope, hasScope } from '../../keys/scopes.js';
 import { CreatedKey, KeyCreate, KeyList, KeyParams, KeyRoll, RevokedKey, RolledKey } from './schemas.js';
@@ -21,9 +21,11 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/keys/', {
     config: manage,
     schema: {
+      operationId: 'listKeys',
       summary: "List the project's keys",
       description: 'The keys that still work, by id, with their scopes, expiry and last use; never a secret.',
       tags: ['keys'],
+      params: ProjectParams,
       querystring: EmptyQuery,
       response: { 200: KeyList, ...errorResponses(400, 401, 404) },
     },
@@ -33,9 +35,11 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
   app.post('/keys/', {
     config: { ...manage, answerHoldsSecret: true },
     schema: {
+      operationId: 'createKey',
       summary: 'Create a key',
       description: 'The answer holds the new key, shown this once. The scopes default to those of the key that asks.',
       tags: ['keys'],
+      params: ProjectParams,
       querystring: EmptyQuery,
       body: KeyCreate,
       response: { 201: CreatedKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
@@ -57,6 +61,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
   app.post('/keys/:key_id/revoke', {
     config: manage,
     schema: {
+      operationId: 'revokeKey',
       summary: 'Revoke a key',
       description: 'The key stops working at once, in every server process. Takes no body.',
       tags: ['keys'],
@@ -79,6 +84,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
   app.post('/keys/:key_id/roll', {
     config: { ...manage, answerHoldsSecret: true },
     schema: {
+      operationId: 'rollKey',
       summary: 'Roll a key',
       description:
         'A new key with the same label, scopes and lifetime; the old one keeps working for overlap_seconds, then stops. The answer holds the new key, shown this once.',

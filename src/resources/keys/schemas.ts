@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, Timestamp } from '../../http/schemas.js';
+import { Id, PathId, ProjectId, Timestamp } from '../../http/schemas.js';
 import { MAX_LIFETIME_SECONDS, MAX_OVERLAP_SECONDS } from '../../keys/repository.js';
 import { SCOPES } from '../../keys/scopes.js';
 
@@ -58,7 +58,10 @@ export const KeyCreate = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ label: 'static site build', scopes: ['products:read_hidden'], expires_in_days: 90 }],
+  },
 );
 export type KeyCreate = Static<typeof KeyCreate>;
 
@@ -70,8 +73,8 @@ export const KeyRoll = Type.Object(
       description: 'how long the old key keeps working (0: it stops at once)',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ overlap_seconds: 86400 }] },
 );
 export type KeyRoll = Static<typeof KeyRoll>;
 
-export const KeyParams = Type.Object({ project_id: Type.String(), key_id: Type.String({ description: 'key id' }) });
+export const KeyParams = Type.Object({ project_id: ProjectId, key_id: PathId('key') });
