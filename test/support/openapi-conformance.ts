@@ -41,7 +41,7 @@ interface Document {
 }
 
 const HIDDEN = [
-  /^\/$/,
+  /^\/+$/, // `//` reaches the index too: trailing slashes are ignored
   /^\/v2\/openapi\.json\/?$/,
   /^\/docs(\/|$)/,
   /^\/toolkit\.js\/?$/,
