@@ -11,6 +11,7 @@ import {
 } from './config.js';
 import type { Storage } from './db/connect.js';
 import { ErrorBody } from './http/schemas.js';
+import { OneLinePerRequest, prettyLogger } from './http/pretty-logs.js';
 import { serverOptions } from './http/server-options.js';
 import { openapiPlugin } from './openapi/plugin.js';
 import answerCache from './plugins/answer-cache.js';
@@ -45,6 +46,8 @@ import { User } from './resources/users/schemas.js';
 export interface AppOptions {
   storage: Storage;
   logger?: FastifyServerOptions['logger'];
+  /** `pretty`: readable lines, one per request (src/http/pretty-logs.ts); default `json`, pino's lines */
+  logFormat?: 'json' | 'pretty';
   /** defaults: DEFAULT_RATE_LIMIT, in memory; `false` turns limiting off */
   rateLimit?: Partial<RateLimitConfig> | false;
   /** an ioredis client for the shared rate-limit store (else one is made from rateLimit.redisUrl) */
@@ -67,9 +70,11 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { storage } = options;
   const caches = { ...DEFAULT_CACHES, ...options.caches };
+  const pretty = options.logFormat === 'pretty' && Boolean(options.logger);
   const app = Fastify(
     serverOptions({
-      logger: options.logger ?? false,
+      logger: pretty ? await prettyLogger(options.logger) : (options.logger ?? false),
+      logController: pretty ? new OneLinePerRequest() : undefined,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       trustProxy: options.trustProxy ?? false,
     }),

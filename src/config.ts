@@ -46,6 +46,8 @@ export interface Config {
   databasePoolSize: number;
   demo: boolean;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` (one readable line a request), `json` (pino lines), or `auto`: pretty when stdout is a terminal */
+  logFormat: LogFormat;
   /** honour X-Forwarded-For from a proxy in front (TRUST_PROXY=true, a hop count, or trusted addresses) */
   trustProxy: boolean | number | string;
   /** when set, GET /metrics needs Authorization: Bearer <this token> */
@@ -56,6 +58,9 @@ export interface Config {
   limits: LimitsConfig;
   caches: CacheConfig;
 }
+
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
 
@@ -96,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
+    logFormat: overrides.logFormat ?? parseLogFormat(env.LOG_FORMAT),
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
@@ -156,6 +162,18 @@ export function parsePoolSize(value: string): number {
     throw new ConfigError(`DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${value}"`);
   }
   return Number(value);
+}
+
+function parseLogFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === '') return 'auto';
+  if ((LOG_FORMATS as readonly string[]).includes(value)) return value as LogFormat;
+  throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${value}"`);
+}
+
+/** The format `auto` stands for on this output: pretty on a terminal, JSON lines anywhere else. */
+export function resolveLogFormat(format: LogFormat, out: { isTTY?: boolean }): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  return out.isTTY ? 'pretty' : 'json';
 }
 
 function parseCount(name: string, value: string | undefined, fallback: number): number {
