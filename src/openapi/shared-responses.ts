@@ -30,6 +30,10 @@ const SHARED: Record<string, SharedResponse> = {
   },
   NotFound: { status: 404, description: 'no such project or record' },
   Conflict: { status: 409, description: 'an Idempotency-Key reused for another request, or still in use' },
+  Gone: {
+    status: 410,
+    description: 'a change-feed cursor older than the deletions kept, or of another project: start again without it',
+  },
   PreconditionFailed: { status: 412, description: 'If-Match names an ETag the record no longer has' },
   PayloadTooLarge: { status: 413, description: 'a body over 64 KiB' },
   UnsupportedMediaType: {

@@ -449,6 +449,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description gone: a change-feed cursor older than the deletions kept, or of another project: start again without it */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description internal_error: an unexpected failure; the message never carries details */
         InternalError: {
             headers: {
@@ -650,7 +659,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description a cursor: the `next` of an earlier answer; leave it out to start from the beginning
-                 * @example NDI
+                 * @example MQ
                  */
                 since?: string;
                 /**
@@ -761,15 +770,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description gone */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

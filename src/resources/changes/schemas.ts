@@ -19,7 +19,8 @@ export const ChangesQuery = Type.Object(
       Type.String({
         pattern: CURSOR_PATTERN,
         description: 'a cursor: the `next` of an earlier answer; leave it out to start from the beginning',
-        examples: [encodeCursor(42)],
+        // seq 1: the first write of any project (its creation), so the example is valid on any project.
+        examples: [encodeCursor(1)],
       }),
     ),
     limit: Type.Optional(
