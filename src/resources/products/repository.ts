@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import type { CountScope } from '../../cache/count-cache.js';
 import { bumpDataVersion } from '../../db/data-version.js';
 import { forUpdate, isPostgres } from '../../db/dialect.js';
-import { searchCondition } from '../../db/search-index.js';
+import { containsCondition, searchCondition } from '../../db/search-index.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
 import { type ProductRow, foldCase, nameKey, searchText } from './present.js';
@@ -66,7 +66,9 @@ function filtered(
     );
   }
   if (f.ids) q = q.where('products.id', 'in', f.ids);
-  if (f.search) q = q.where(searchCondition(db, foldCase(f.search), walk));
+  // Within ≤ 100 ids, a plain LIKE of each row beats gathering every match of the term.
+  if (f.search)
+    q = q.where(f.ids ? containsCondition(foldCase(f.search)) : searchCondition(db, foldCase(f.search), walk));
   return q;
 }
 
@@ -92,6 +94,10 @@ export async function listProducts(
     return counts ? counts.cache.get(counts.project, filterKey(f), count) : count();
   };
   const offset = (page - 1) * perpage;
+  if (filter.ids) {
+    const rows = await byIds(db, filter, order);
+    return { rows: rows.slice(offset, offset + perpage), total: rows.length };
+  }
   const sqlite = !isPostgres(db);
   const narrowed = filter.categoryId !== undefined || (filter.search !== undefined && [...filter.search].length >= 3);
   if (!sqlite || !narrowed) {
@@ -108,6 +114,28 @@ export async function listProducts(
   if (offset >= total) return { rows: [], total };
   const walk = total * total > (offset + perpage) * all;
   return { rows: await pageOf(db, filter, order, offset, perpage, walk), total };
+}
+
+/**
+ * `ids=`: at most 100 rows, fetched by primary key and then sorted, all of them (the page is
+ * cut here, and their number is the total). The MATERIALIZED CTE keeps both planners from
+ * walking the ordering's index over the whole catalog to avoid the sort, testing each row
+ * against the list: that read most of the project for 50 random ids.
+ */
+async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[]): Promise<ProductRow[]> {
+  let q = db
+    .with(
+      (cte) => cte('picked').materialized(),
+      () => filtered(db, filter).selectAll('products'),
+    )
+    .selectFrom('picked as products')
+    .selectAll('products');
+  for (const clause of order) {
+    const [key, dir] = clause.split('_') as [keyof typeof ORDER_COLUMNS, 'asc' | 'desc'];
+    q = q.orderBy(`products.${ORDER_COLUMNS[key]}`, dir);
+  }
+  q = q.orderBy('products.id', order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc');
+  return q.execute();
 }
 
 async function pageOf(
