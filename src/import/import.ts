@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
+import { refreshStatistics } from '../db/statistics.js';
+import { type Kind, RESOURCES, RESOURCE_TABLES, resourceOfType } from '../resources/registry.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
 import { ImportSession, type PlaceFormat } from './session.js';
 
@@ -151,7 +152,7 @@ async function inTransaction(
   format: PlaceFormat,
   read: (session: ImportSession) => Promise<void>,
 ): Promise<ImportSummary> {
-  return db.transaction().execute(async (trx) => {
+  const summary = await db.transaction().execute(async (trx) => {
     const session = new ImportSession(trx, format);
     await read(session);
     await session.finish();
@@ -163,4 +164,7 @@ async function inTransaction(
     }
     return { projectId: session.projectId, counts: session.counts };
   });
+  // Once committed: the planner knows the new sizes before the first request after it.
+  await refreshStatistics(db, RESOURCE_TABLES);
+  return summary;
 }

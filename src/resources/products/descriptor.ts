@@ -1,5 +1,6 @@
 import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
+import { countProducts, uncountProducts } from './counts.js';
 import { productRecord } from './present.js';
 import { ProductRecord } from './record.js';
 import { checkProductReferences } from './references.js';
@@ -12,6 +13,7 @@ export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   record: ProductRecord,
   handles: true,
   children: [{ table: 'product_categories', parent: 'product_id' }],
+  derived: { remove: uncountProducts, add: countProducts },
   check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
   toRows: productRows,
   checkReferences: checkProductReferences,

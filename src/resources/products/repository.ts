@@ -6,6 +6,7 @@ import { forUpdate, isPostgres } from '../../db/dialect.js';
 import { containsCondition, searchCondition } from '../../db/search-index.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
+import { keptCount } from './counts.js';
 import { type ProductRow, foldCase, nameKey, searchText } from './present.js';
 import type { OrderClause, ProductUpdate } from './schemas.js';
 
@@ -83,14 +84,18 @@ export async function listProducts(
   // A search term holding the field separator could only match across two fields.
   if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
   const countOf = (f: ProductFilter) => {
-    const count = async () =>
-      Number(
-        (
-          await filtered(db, f)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    // No search: the kept counts (counts.ts) hold the total, in all or in the category.
+    const count =
+      f.search === undefined
+        ? () => keptCount(db, f.projectId, f.categoryId, f.includeHidden)
+        : async () =>
+            Number(
+              (
+                await filtered(db, f)
+                  .select((eb) => eb.fn.countAll<number>().as('n'))
+                  .executeTakeFirstOrThrow()
+              ).n,
+            );
     return counts ? counts.cache.get(counts.project, filterKey(f), count) : count();
   };
   const offset = (page - 1) * perpage;
