@@ -11,7 +11,8 @@ import { bearer, call } from '../support/request.js';
 
 // The kept product counts (src/resources/products/counts.ts) must always equal a fresh
 // count(*): after generate, after imports that add products, move them between categories,
-// hide and show them, and after an import that fails and rolls back. Random, seeded.
+// hide and show them, delete products and categories, and after an import that fails and
+// rolls back. Random, seeded.
 
 type Counts = Map<string, { visible: number; total: number }>;
 
@@ -72,6 +73,14 @@ eachBackend('kept product counts', (backend) => {
       await importDocument(storage.db, { project: { id: 'shop', name: 'Shop', currency: 'USD' }, products: unique });
       assert.deepEqual(await keptCounts(storage), await freshCounts(storage), `after import ${round}`);
     }
+
+    // Deletions: products (in categories, hidden or not) and a category, whose links go.
+    await importDocument(storage.db, {
+      project: { id: 'shop', name: 'Shop', currency: 'USD' },
+      products: Array.from({ length: 40 }, (_, i) => ({ id: 3 + i * 7, deleted: true })),
+      categories: [{ id: categories[categories.length - 1], deleted: true }],
+    });
+    assert.deepEqual(await keptCounts(storage), await freshCounts(storage), 'after deletions');
 
     // A second project with the same category ids, and an import that fails: rolled back whole.
     await importDocument(storage.db, {

@@ -8,8 +8,9 @@ import type { Database } from '../../db/schema.js';
 // Every write of products keeps them in its own transaction, set-based per batch: the stored
 // records' contribution is taken out before they are rewritten (or deleted), and added back
 // once they and their category links are written. The import and generate reach this
-// through the products descriptor (`derived`), never by name; a product update over HTTP
-// changes neither visibility nor categories. test/products/kept-counts.test.ts compares them
+// through the products descriptor (`derived`), never by name; deleting products
+// (delete.ts) takes them out first, and deleting categories (categories/delete.ts) forgets
+// theirs; a product update over HTTP changes neither visibility nor categories. test/products/kept-counts.test.ts compares them
 // with a fresh count(*) after random imports.
 
 /** category_id of the row counting every product of the project. */
@@ -75,6 +76,12 @@ export function uncountProducts(db: Kysely<Database>, projectId: string, ids: nu
 /** Once the products `ids` and their category links are written: their part is added. */
 export function countProducts(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void> {
   return tally(db, projectId, ids, 1);
+}
+
+/** Once the categories `ids` are deleted with every link to them: no product is in them. */
+export async function forgetCategoryCounts(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('product_counts').where('project_id', '=', projectId).where('category_id', 'in', ids).execute();
 }
 
 /** The exact number of products of the project (visible ones unless `includeHidden`), in all or in a category. */
