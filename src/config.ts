@@ -44,6 +44,11 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL: most connections one process opens (DATABASE_POOL_SIZE) */
   databasePoolSize: number;
+  /**
+   * PostgreSQL: a statement of a serving process running longer is cancelled and its request
+   * answers 503 (DATABASE_STATEMENT_TIMEOUT_MS), so that no query holds a connection for long
+   */
+  databaseStatementTimeoutMs: number;
   demo: boolean;
   logLevel: string;
   /** LOG_FORMAT: `pretty` (one readable line a request), `json` (pino lines), or `auto`: pretty when stdout is a terminal */
@@ -65,6 +70,10 @@ export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
+
+// Far above any query of a request (exact totals are kept, pages read by index: milliseconds
+// at a million products), far below what would let a runaway query hold a pool's connection.
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 
 // Generous on purpose: a static-site build paging a catalog of 100,000 products (1,000
 // pages of 100) from one address stays well inside one minute's address budget.
@@ -101,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || DEFAULT_DATABASE_URL),
     databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
+    databaseStatementTimeoutMs:
+      overrides.databaseStatementTimeoutMs ??
+      parseCount('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
     logFormat: overrides.logFormat ?? parseLogFormat(env.LOG_FORMAT),

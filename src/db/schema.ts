@@ -70,6 +70,15 @@ export interface ProductCategoryTable {
   category_id: number;
 }
 
+/** Kept product counts per project, in all (category_id 0) and per category (migration 009). */
+export interface ProductCountTable {
+  project_id: string;
+  category_id: number;
+  /** products with show_in_store = 1 */
+  visible: number;
+  total: number;
+}
+
 export interface PlanTable {
   project_id: string;
   id: number;
@@ -170,6 +179,7 @@ export interface Database {
   categories: CategoryTable;
   products: ProductTable;
   product_categories: ProductCategoryTable;
+  product_counts: ProductCountTable;
   plans: PlanTable;
   plan_prices: PlanPriceTable;
   users: UserTable;

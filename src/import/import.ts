@@ -4,7 +4,8 @@ import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import { changesRetentionDays } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
+import { refreshStatistics } from '../db/statistics.js';
+import { type Kind, RESOURCES, RESOURCE_TABLES, resourceOfType } from '../resources/registry.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
 import { ImportSession, type PlaceFormat } from './session.js';
 
@@ -159,7 +160,7 @@ async function inTransaction(
   read: (session: ImportSession) => Promise<void>,
 ): Promise<ImportSummary> {
   const retentionDays = options.retentionDays ?? changesRetentionDays();
-  return db.transaction().execute(async (trx) => {
+  const summary = await db.transaction().execute(async (trx) => {
     const session = new ImportSession(trx, format, retentionDays);
     await read(session);
     await session.finish();
@@ -171,4 +172,7 @@ async function inTransaction(
     }
     return { projectId: session.projectId, counts: session.counts, deleted: session.deleted };
   });
+  // Once committed: the planner knows the new sizes before the first request after it.
+  await refreshStatistics(db, RESOURCE_TABLES);
+  return summary;
 }

@@ -249,12 +249,14 @@ export class ImportSession {
     }
     if (staged.length === 0) return;
     const ids = staged.map((s) => s.row.id);
+    await resource.derived?.remove(this.trx, this.project!.id, ids);
     await upsert(
       this.trx,
       kind,
       staged.map((s) => s.row),
     );
     for (const child of resource.children) await this.writeParts(child, staged, ids);
+    await resource.derived?.add(this.trx, this.project!.id, ids);
     await recordChanges(
       this.trx,
       this.project!.id,

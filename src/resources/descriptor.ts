@@ -63,6 +63,17 @@ export interface ReferenceCheck {
   refused(table: RecordTable, id: number): boolean;
 }
 
+/**
+ * Rows a resource keeps derived from its stored records (the products' kept counts), kept in
+ * the writer's transaction one batch at a time. Every writer of the records calls both.
+ */
+export interface DerivedRows {
+  /** before the stored records `ids` are rewritten or deleted: takes them out */
+  remove(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void>;
+  /** once the records `ids` and their parts are written: adds them */
+  add(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void>;
+}
+
 /** Who reads the change feed: what its records are presented with, and what it may see. */
 export interface FeedReader {
   projectId: string;
@@ -92,6 +103,8 @@ export interface ResourceDescriptor<R = never> {
   /** records carry a `handle`, unique per project among this resource's records */
   handles?: boolean;
   children: readonly ChildSpec[];
+  /** rows kept derived from the records, if any */
+  derived?: DerivedRows;
   /** a problem the schema cannot express (checked after it), if any */
   check?(record: R): ErrorDetail | undefined;
   /** a valid record, with its id decided, as rows: the same for the import and generate */

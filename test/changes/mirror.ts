@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 // filled by applying entries (upsert: keep the record; delete: drop it), and the same
 // records read from the lists, to compare the two.
 
-export type Get = (path: string) => Promise<{ status: number; body: any }>;
+export type Get = (path: string) => Promise<{ status: number; body: any; headers?: Record<string, unknown> }>;
 export type Mirror = Map<string, Map<number, unknown>>;
 
 export interface Follow {

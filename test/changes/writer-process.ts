@@ -18,11 +18,14 @@ let refused = 0;
 let cliDeletes = 0;
 
 for (let round = 0; Date.now() < deadline; round++) {
-  if (round % 6 === 5) {
+  if (round % 10 === 9) {
     // The CLI: one product (11 and up: orders refer to 1 to 10) and, now and then, a leaf category.
     const args = ['delete', PROJECT, 'product', String(10 + pick(PRODUCTS - 10))];
     spawnSync(process.execPath, [BIN, ...args, '--database', url], { stdio: 'ignore' });
-    if (round % 12 === 11) spawnSync(process.execPath, [BIN, 'delete', PROJECT, 'category', String(4 + pick(4)), '--database', url], { stdio: 'ignore' });
+    if (round % 20 === 19)
+      spawnSync(process.execPath, [BIN, 'delete', PROJECT, 'category', String(4 + pick(4)), '--database', url], {
+        stdio: 'ignore',
+      });
     cliDeletes++;
     continue;
   }

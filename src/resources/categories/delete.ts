@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { ChangeEntry } from '../../changes/entry.js';
 import type { Database } from '../../db/schema.js';
 import type { Deletion } from '../descriptor.js';
+import { forgetCategoryCounts } from '../products/counts.js';
 
 /**
  * A deleted category takes its whole subtree with it; products stay, without those
@@ -25,6 +26,7 @@ export async function deleteCategories(trx: Kysely<Database>, projectId: string,
     .where('category_id', 'in', deleted)
     .returning('product_id')
     .execute();
+  await forgetCategoryCounts(trx, projectId, deleted); // no product is in them any more
   const changes: ChangeEntry[] = deleted.map((id) => ({ type: 'category', id, action: 'delete' }));
   for (const product of new Set(links.map((l) => l.product_id)))
     changes.push({ type: 'product', id: product, action: 'upsert' });

@@ -2,12 +2,14 @@ import type { Kysely } from 'kysely';
 import type { ChangeEntry } from '../../changes/entry.js';
 import type { Database } from '../../db/schema.js';
 import type { Deletion } from '../descriptor.js';
+import { uncountProducts } from './counts.js';
 
 /**
  * A deleted product leaves every category and list; the items of orders that held it keep
  * their name and price with product_id null, so those orders changed too.
  */
 export async function deleteProducts(trx: Kysely<Database>, projectId: string, ids: number[]): Promise<Deletion> {
+  await uncountProducts(trx, projectId, ids); // the kept counts, before the rows go
   const gone = await trx
     .deleteFrom('products')
     .where('project_id', '=', projectId)

@@ -1,5 +1,6 @@
 import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
+import { countProducts, uncountProducts } from './counts.js';
 import { deleteProducts } from './delete.js';
 import { productsForFeed } from './feed.js';
 import { productRecord } from './present.js';
@@ -14,6 +15,7 @@ export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   record: ProductRecord,
   handles: true,
   children: [{ table: 'product_categories', parent: 'product_id' }],
+  derived: { remove: uncountProducts, add: countProducts },
   check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
   presentForFeed: productsForFeed,
   deleteRecords: deleteProducts,
