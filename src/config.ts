@@ -44,6 +44,8 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL: most connections one process opens (DATABASE_POOL_SIZE) */
   databasePoolSize: number;
+  /** SQLite file: reader threads beside one writer thread; 0 runs every query on the main thread (SQLITE_READERS) */
+  sqliteReaders: number;
   demo: boolean;
   logLevel: string;
   /** honour X-Forwarded-For from a proxy in front (TRUST_PROXY=true, a hop count, or trusted addresses) */
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || DEFAULT_DATABASE_URL),
     databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
+    sqliteReaders: overrides.sqliteReaders ?? parseReaders(env.SQLITE_READERS),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
@@ -155,6 +158,17 @@ export function parsePoolSize(value: string): number {
   if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
     throw new ConfigError(`DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${value}"`);
   }
+  return Number(value);
+}
+
+// Two readers: on a small machine more threads than cores only share the same cores, and
+// one slow query still leaves a reader for everything else.
+export const DEFAULT_SQLITE_READERS = 2;
+
+function parseReaders(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_SQLITE_READERS;
+  if (!/^\d{1,2}$/.test(value) || Number(value) > 64)
+    throw new ConfigError(`SQLITE_READERS must be an integer from 0 to 64, got "${value}"`);
   return Number(value);
 }
 

@@ -18,7 +18,10 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
-  const storage = connect(config.databaseUrl, { poolSize: config.databasePoolSize });
+  const storage = connect(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    sqliteReaders: config.sqliteReaders,
+  });
   let demo: { projectId: string; key: string } | undefined;
   // Start-up needs the database (the schema is migrated first), so a database that cannot
   // be reached fails fast with one clear line; a supervisor (systemd, Kubernetes) retries.

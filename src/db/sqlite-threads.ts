@@ -1,0 +1,128 @@
+import { Worker } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import type { Reply, Request, WorkerOptions } from './sqlite-worker.js';
+
+// Worker threads that each hold one SQLite connection (sqlite-worker.ts), and pools of them
+// that hand a thread to one user at a time: a statement, or a whole transaction.
+
+export type Outcome = { rows: unknown[] } | { changes: number | bigint; lastInsertRowid: number | bigint };
+
+interface Pending {
+  resolve(outcome: Outcome): void;
+  reject(error: unknown): void;
+}
+
+const WORKER_URL = new URL('./sqlite-worker.js', import.meta.url);
+
+export class SqliteThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  /** why the thread cannot run statements any more; undefined while it can */
+  private dead?: Error;
+
+  constructor(options: WorkerOptions) {
+    this.worker = new Worker(WORKER_URL, { workerData: options });
+    // An idle thread does not keep the process alive; one running a statement does
+    // (ref while anything is pending, below).
+    this.worker.unref();
+    this.worker.on('message', (reply: Reply) => {
+      const pending = this.pending.get(reply.id);
+      if (!pending) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if ('error' in reply) pending.reject(sqliteError(reply.error));
+      else pending.resolve(reply);
+    });
+    // A worker that cannot open the file, or dies, fails what it was asked; the pool then
+    // replaces it.
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`SQLite worker thread exited (code ${code})`)));
+  }
+
+  get alive(): boolean {
+    return this.dead === undefined;
+  }
+
+  run(sql: string, params: readonly unknown[]): Promise<Outcome> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise<Outcome>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ id, sql, params } satisfies Request);
+    });
+  }
+
+  /** Closes the connection and ends the thread. */
+  async close(): Promise<void> {
+    if (this.dead) return;
+    this.dead = new Error('SQLite worker thread closed');
+    const exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.worker.ref(); // the process waits for the connection to close
+    this.worker.postMessage('close');
+    await exited;
+  }
+
+  private fail(error: Error): void {
+    this.dead ??= error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}
+
+/**
+ * The error better-sqlite3 would have thrown on the main thread: a SqliteError with the
+ * same message and code, so that error mapping (SQLITE_BUSY -> 503) does not change.
+ */
+function sqliteError(error: { message: string; code?: string }): Error {
+  return error.code ? new SQLite.SqliteError(error.message, error.code) : new Error(error.message);
+}
+
+/** Threads on one file, each lent to one user at a time; the first to ask gets the next free one. */
+export class ThreadPool {
+  private readonly idle: SqliteThread[] = [];
+  private readonly waiting: ((thread: SqliteThread) => void)[] = [];
+  private readonly all = new Set<SqliteThread>();
+  private closed = false;
+
+  constructor(
+    private readonly options: WorkerOptions,
+    size: number,
+  ) {
+    for (let i = 0; i < size; i++) this.idle.push(this.spawn());
+  }
+
+  acquire(): Promise<SqliteThread> {
+    if (this.closed) return Promise.reject(new Error('the SQLite connection is closed'));
+    const thread = this.idle.pop();
+    if (thread) return Promise.resolve(thread.alive ? thread : this.replace(thread));
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(thread: SqliteThread): void {
+    const next = thread.alive || this.closed ? thread : this.replace(thread);
+    const waiter = this.waiting.shift();
+    if (waiter) waiter(next);
+    else this.idle.push(next);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.all].map((t) => t.close()));
+    this.all.clear();
+    this.idle.length = 0;
+  }
+
+  private spawn(): SqliteThread {
+    const thread = new SqliteThread(this.options);
+    this.all.add(thread);
+    return thread;
+  }
+
+  private replace(dead: SqliteThread): SqliteThread {
+    this.all.delete(dead);
+    void dead.close();
+    return this.spawn();
+  }
+}
