@@ -36,7 +36,19 @@ export class SqliteThread {
     });
     // A worker that cannot open the file, or dies, fails what it was asked; the pool then
     // replaces it.
-    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('error', (error: unknown) => {
+      // What the thread threw arrives cloned: a SqliteError as a plain { code } object.
+      const e = (error ?? {}) as { message?: unknown; code?: unknown };
+      this.fail(
+        sqliteError({
+          message:
+            typeof e.message === 'string' && e.message
+              ? e.message
+              : `SQLite worker thread failed: ${String(e.code ?? error)}`,
+          code: typeof e.code === 'string' ? e.code : undefined,
+        }),
+      );
+    });
     this.worker.on('exit', (code) => this.fail(new Error(`SQLite worker thread exited (code ${code})`)));
   }
 
