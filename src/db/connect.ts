@@ -71,7 +71,7 @@ function connectSqlite(path: string, readers: number): Storage {
   if (readers > 0 && path !== ':memory:') {
     // The threads open the file after this connection made it (and its WAL); this one stays
     // open for `sqlite`'s users and is closed last.
-    const readerPool = new ThreadPool({ path, readonly: true }, readers);
+    const readerPool = new ThreadPool({ path, readonly: true }, readers, readers * READER_GROWTH);
     const writerPool = new ThreadPool({ path, readonly: false }, 1);
     const db = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool) });
     const close = async () => {
@@ -127,6 +127,9 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
 }
 
 export const DEFAULT_POOL_SIZE = 10;
+
+/** SQLite: how many times SQLITE_READERS the readers may grow to while all are busy. */
+export const READER_GROWTH = 4;
 
 // A query that timed out on the client side ('Query read timeout') leaves its statement
 // running on a connection that pg still counts as healthy: the next query would read the

@@ -91,32 +91,56 @@ function sqliteError(error: { message: string; code?: string }): Error {
   return error.code ? new SQLite.SqliteError(error.message, error.code) : new Error(error.message);
 }
 
-/** Threads on one file, each lent to one user at a time; the first to ask gets the next free one. */
+/** How long a thread beyond the pool's size may stay idle before it ends. */
+const EXTRA_IDLE_MS = 10_000;
+
+/**
+ * Threads on one file, each lent to one user at a time; the first to ask gets the next free
+ * one. `size` threads are kept; when all are busy (slow searches, say) the pool grows up to
+ * `max`, so that a quick read starts at once on a thread of its own and the OS shares the
+ * cores between them, instead of waiting for a slow one to end. The extra threads end after
+ * EXTRA_IDLE_MS without work.
+ */
 export class ThreadPool {
   private readonly idle: SqliteThread[] = [];
   private readonly waiting: ((thread: SqliteThread) => void)[] = [];
   private readonly all = new Set<SqliteThread>();
+  /** when each idle thread became idle */
+  private readonly idleSince = new Map<SqliteThread, number>();
   private closed = false;
 
   constructor(
     private readonly options: WorkerOptions,
-    size: number,
+    private readonly size: number,
+    private readonly max = size,
+    private readonly extraIdleMs = EXTRA_IDLE_MS,
   ) {
     for (let i = 0; i < size; i++) this.idle.push(this.spawn());
+  }
+
+  /** threads running now (for tests and metrics) */
+  get threads(): number {
+    return this.all.size;
   }
 
   acquire(): Promise<SqliteThread> {
     if (this.closed) return Promise.reject(new Error('the SQLite connection is closed'));
     const thread = this.idle.pop();
-    if (thread) return Promise.resolve(thread.alive ? thread : this.replace(thread));
+    if (thread) {
+      this.idleSince.delete(thread);
+      return Promise.resolve(thread.alive ? thread : this.replace(thread));
+    }
+    if (this.all.size < this.max) return Promise.resolve(this.spawn());
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   release(thread: SqliteThread): void {
     const next = thread.alive || this.closed ? thread : this.replace(thread);
     const waiter = this.waiting.shift();
-    if (waiter) waiter(next);
-    else this.idle.push(next);
+    if (waiter) return waiter(next);
+    this.idle.push(next);
+    this.idleSince.set(next, Date.now());
+    if (this.all.size > this.size) this.retireLater(next, this.extraIdleMs);
   }
 
   async close(): Promise<void> {
@@ -136,5 +160,29 @@ export class ThreadPool {
     this.all.delete(dead);
     void dead.close();
     return this.spawn();
+  }
+
+  /** threads with a retire timer set: one timer per thread, however often it is released */
+  private readonly retiring = new Set<SqliteThread>();
+
+  private retireLater(thread: SqliteThread, ms: number): void {
+    if (this.retiring.has(thread)) return;
+    this.retiring.add(thread);
+    setTimeout(() => {
+      this.retiring.delete(thread);
+      this.retire(thread);
+    }, ms).unref();
+  }
+
+  /** Ends a thread beyond the pool's size once it has been idle for extraIdleMs. */
+  private retire(thread: SqliteThread): void {
+    const since = this.idleSince.get(thread);
+    if (this.closed || since === undefined || this.all.size <= this.size) return;
+    const left = since + this.extraIdleMs - Date.now();
+    if (left > 0) return this.retireLater(thread, left);
+    this.idle.splice(this.idle.indexOf(thread), 1);
+    this.idleSince.delete(thread);
+    this.all.delete(thread);
+    void thread.close();
   }
 }

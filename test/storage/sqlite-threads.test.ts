@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { type Storage, connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { readSnapshot } from '../../src/db/read-snapshot.js';
+import { type SqliteThread, ThreadPool } from '../../src/db/sqlite-threads.js';
 import { isStorageUnavailable } from '../../src/http/error-mapping.js';
 import { testApp } from '../support/app.js';
 import { call } from '../support/request.js';
@@ -219,18 +220,43 @@ describe('SQLite in worker threads', () => {
     assert.deepEqual(events, ['timer', 'read locked', 'write unavailable (503)']);
   });
 
-  test('/healthz and a product answer while a slow read runs in a worker', async (t) => {
-    const { threaded } = await twoWays(t);
+  test('/healthz and a product answer while slow reads hold every kept reader', async (t) => {
+    const { threaded } = await twoWays(t, 2);
     await seedShop(threaded);
     const { app } = await testApp(t, 'sqlite', { storage: threaded });
     const done: string[] = [];
-    // Long enough to be last by far: millions of rows on one reader thread.
-    const slow = slowRead(threaded, 3_000_000).then(() => done.push('slow read'));
+    // Long enough to be last by far: millions of rows on each of the two readers.
+    const slow = [1, 2].map((i) => slowRead(threaded, 3_000_000).then(() => done.push(`slow read ${i}`)));
     await new Promise((resolve) => setTimeout(resolve, 10));
     const health = call(app, 'GET', '/healthz').then((r) => done.push(`healthz ${r.status}`));
     const product = call(app, 'GET', '/v2/projects/shop/products/1').then((r) => done.push(`product ${r.status}`));
-    await Promise.all([health, product, slow]);
-    assert.deepEqual(done.slice().sort(), ['healthz 200', 'product 200', 'slow read']);
-    assert.equal(done[2], 'slow read', `the slow read ended last: ${done.join(', ')}`);
+    await Promise.all([health, product, ...slow]);
+    assert.deepEqual(
+      done.slice(0, 2).sort(),
+      ['healthz 200', 'product 200'],
+      `the slow reads ended last: ${done.join(', ')}`,
+    );
+  });
+
+  test('a pool grows beyond its size while every thread is busy, and shrinks back when idle', async (t) => {
+    const { path } = await twoWays(t);
+    const pool = new ThreadPool({ path, readonly: true }, 1, 3, 50);
+    t.after(() => pool.close());
+    const busy = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);
+    assert.equal(new Set(busy).size, 3);
+    assert.equal(pool.threads, 3);
+    // At the most: the next one waits for a thread to be released.
+    let fourth: unknown;
+    const waiting = pool.acquire().then((thread) => (fourth = thread));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(fourth, undefined);
+    pool.release(busy[0]);
+    await waiting;
+    assert.equal(fourth, busy[0]);
+    assert.deepEqual(((await busy[1].run('select 1 as one', [])) as { rows: unknown[] }).rows, [{ one: 1 }]);
+    for (const thread of [fourth as SqliteThread, busy[1], busy[2]]) pool.release(thread);
+    // The two extra threads end once idle; the pool's own stays.
+    for (let i = 0; i < 200 && pool.threads > 1; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(pool.threads, 1);
   });
 });
