@@ -49,6 +49,8 @@ export interface Config {
    * answers 503 (DATABASE_STATEMENT_TIMEOUT_MS), so that no query holds a connection for long
    */
   databaseStatementTimeoutMs: number;
+  /** SQLite file: reader threads beside one writer thread; 0 runs every query on the main thread (SQLITE_READERS) */
+  sqliteReaders: number;
   demo: boolean;
   logLevel: string;
   /** LOG_FORMAT: `pretty` (one readable line a request), `json` (pino lines), or `auto`: pretty when stdout is a terminal */
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseStatementTimeoutMs:
       overrides.databaseStatementTimeoutMs ??
       parseCount('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS),
+    sqliteReaders: overrides.sqliteReaders ?? parseReaders(env.SQLITE_READERS),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
     logFormat: overrides.logFormat ?? parseLogFormat(env.LOG_FORMAT),
@@ -203,6 +206,17 @@ function parseLogFormat(value: string | undefined): LogFormat {
 export function resolveLogFormat(format: LogFormat, out: { isTTY?: boolean }): 'json' | 'pretty' {
   if (format !== 'auto') return format;
   return out.isTTY ? 'pretty' : 'json';
+}
+
+// Two readers: on a small machine more threads than cores only share the same cores, and
+// one slow query still leaves a reader for everything else.
+export const DEFAULT_SQLITE_READERS = 2;
+
+function parseReaders(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_SQLITE_READERS;
+  if (!/^\d{1,2}$/.test(value) || Number(value) > 64)
+    throw new ConfigError(`SQLITE_READERS must be an integer from 0 to 64, got "${value}"`);
+  return Number(value);
 }
 
 function parseCount(name: string, value: string | undefined, fallback: number): number {

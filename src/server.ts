@@ -21,6 +21,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   const storage = connect(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    sqliteReaders: config.sqliteReaders,
   });
   let demo: { projectId: string; key: string } | undefined;
   // Start-up needs the database (the schema is migrated first), so a database that cannot

@@ -5,7 +5,10 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../config.js';
 import type { Database } from './schema.js';
+import { SQLITE_PRAGMAS } from './sqlite-pragmas.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { ThreadedSqliteDialect } from './sqlite-threads-dialect.js';
+import { ThreadPool } from './sqlite-threads.js';
 
 export type Backend = 'sqlite' | 'postgres';
 
@@ -17,6 +20,11 @@ export interface Storage {
   close(): Promise<void>;
   /** SQLite only: the driver's own handle, for bulk writers that reuse prepared statements */
   sqlite?: SQLite.Database;
+  /**
+   * SQLite only: how many reader threads run the queries (0: every query runs on the main
+   * thread, through `sqlite`). See ConnectOptions.sqliteReaders.
+   */
+  sqliteReaders?: number;
   /** PostgreSQL only: the connection pool's counts, for metrics */
   pool?: { total(): number; idle(): number; waiting(): number };
 }
@@ -38,32 +46,49 @@ export interface ConnectOptions {
    * server keeps its limits, so that no request hangs.
    */
   longRunning?: boolean;
+  /**
+   * SQLite only: run the queries in worker threads, this many read-only connections beside
+   * one writer (src/db/sqlite-threads-dialect.ts), so that no query runs on the event loop.
+   * 0 (the default, for CLI commands, which write through `sqlite` directly): every query
+   * on the main thread. Ignored for `:memory:`, which another thread cannot open.
+   */
+  sqliteReaders?: number;
 }
 
 export class StorageUrlError extends Error {}
 
 /** Turns a storage URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://…`) into a Kysely handle. */
 export function connect(url: string, options: ConnectOptions = {}): Storage {
-  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length), options.sqliteReaders ?? 0);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return connectPostgres(url, options);
   throw new StorageUrlError(
     `unsupported storage URL "${redact(url)}": use sqlite:<path>, sqlite::memory: or postgres://…`,
   );
 }
 
-function connectSqlite(path: string): Storage {
+function connectSqlite(path: string, readers: number): Storage {
   if (path === '') throw new StorageUrlError('sqlite: needs a file path, e.g. sqlite:./data/storefront.db');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
-  // WAL lets readers run beside a writer; synchronous=FULL makes every acknowledged
-  // commit durable even across a power cut; busy_timeout lets a CLI import and a
-  // running server share the file without "database is locked" errors.
+  // WAL lets readers run beside a writer (the reader threads, another process), and it
+  // stays set in the file; the other settings are per connection (sqlite-pragmas.ts).
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('foreign_keys = OFF');
+  for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+  const describe = `sqlite:${path}`;
+  if (readers > 0 && path !== ':memory:') {
+    // The threads open the file after this connection made it (and its WAL); this one stays
+    // open for `sqlite`'s users and is closed last.
+    const readerPool = new ThreadPool({ path, readonly: true }, readers, readers * READER_GROWTH);
+    const writerPool = new ThreadPool({ path, readonly: false }, 1);
+    const db = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool) });
+    const close = async () => {
+      await db.destroy();
+      sqlite.close();
+    };
+    return { db, backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, backend: 'sqlite', describe: `sqlite:${path}`, close: () => db.destroy(), sqlite };
+  return { db, backend: 'sqlite', describe, close: () => db.destroy(), sqlite, sqliteReaders: 0 };
 }
 
 // int8 (bigint) and numeric come back from node-postgres as strings; every integer we
@@ -111,6 +136,9 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
 }
 
 export const DEFAULT_POOL_SIZE = 10;
+
+/** SQLite: how many times SQLITE_READERS the readers may grow to while all are busy. */
+export const READER_GROWTH = 4;
 
 // A query that timed out on the client side ('Query read timeout') leaves its statement
 // running on a connection that pg still counts as healthy: the next query would read the

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { type Backend, type Storage, connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -6,6 +9,9 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 // Every suite runs once per backend: SQLite always, PostgreSQL when TEST_DATABASE_URL is
 // set (TEST_BACKENDS=sqlite or =postgres narrows the list). Each storage is fresh: an
 // in-memory SQLite database, or a PostgreSQL schema of its own that is dropped on close.
+// TEST_SQLITE_READERS=<n> (n ≥ 1) puts each SQLite storage in a file of its own instead,
+// served by n reader threads and a writer thread, as `storefront serve` runs a file
+// (src/db/sqlite-threads-dialect.ts): the whole suite then proves that path too.
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
 
@@ -18,6 +24,7 @@ export const PG_SKIP = PG_URL ? false : 'PostgreSQL tests skipped: TEST_DATABASE
 
 export async function openStorage(backend: Backend): Promise<Storage> {
   if (backend === 'sqlite') {
+    if (SQLITE_READERS > 0) return threadedSqlite(SQLITE_READERS);
     const storage = connect('sqlite::memory:');
     await migrateToLatest(storage.db);
     return storage;
@@ -38,6 +45,22 @@ export async function openStorage(backend: Backend): Promise<Storage> {
       await c.connect();
       await c.query(`drop schema ${schema} cascade`);
       await c.end();
+    },
+  };
+}
+
+const SQLITE_READERS = Number(process.env.TEST_SQLITE_READERS || 0);
+
+/** A fresh SQLite file served by worker threads, deleted on close. */
+export async function threadedSqlite(readers: number): Promise<Storage> {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-threads-'));
+  const storage = connect(`sqlite:${join(dir, 'test.db')}`, { sqliteReaders: readers });
+  await migrateToLatest(storage.db);
+  return {
+    ...storage,
+    async close() {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

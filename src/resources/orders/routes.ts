@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseId } from '../../http/params.js';
@@ -30,28 +31,30 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
-      const { rows, total } = await listOrders(
-        app.storage.db,
-        {
-          projectId: request.project.id,
-          paymentStatus: q.payment_status,
-          fulfillmentStatus: q.fulfillment_status,
-          isCanceled: q.is_canceled,
-          isArchived: q.is_archived,
-          customerEmail: q.customer_email,
-          createdAfter: q.created_after,
-          createdBefore: q.created_before,
-        },
-        page,
-        perpage,
-        { cache: app.counts, project: request.project },
-      );
-      const items = await itemsOf(
-        app.storage.db,
-        request.project.id,
-        rows.map((r) => r.id),
-      );
-      return { data: rows.map((r) => presentOrder(r, items.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
+      return readSnapshot(app.storage.db, async (db) => {
+        const { rows, total } = await listOrders(
+          db,
+          {
+            projectId: request.project.id,
+            paymentStatus: q.payment_status,
+            fulfillmentStatus: q.fulfillment_status,
+            isCanceled: q.is_canceled,
+            isArchived: q.is_archived,
+            customerEmail: q.customer_email,
+            createdAfter: q.created_after,
+            createdBefore: q.created_before,
+          },
+          page,
+          perpage,
+          { cache: app.counts, project: request.project },
+        );
+        const items = await itemsOf(
+          db,
+          request.project.id,
+          rows.map((r) => r.id),
+        );
+        return { data: rows.map((r) => presentOrder(r, items.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
+      });
     },
   });
 

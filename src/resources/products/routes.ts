@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError, invalid } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
@@ -36,29 +37,31 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
-      const { rows, total } = await listProducts(
-        app.storage.db,
-        {
-          projectId: request.project.id,
-          includeHidden: q.fetch_hidden === true,
-          categoryId: q.category,
-          search: q.search || undefined,
-          ids: q.ids === undefined ? undefined : parseIdList(q.ids),
-        },
-        parseOrder(q.order),
-        page,
-        perpage,
-        { cache: app.counts, project: request.project },
-      );
-      const categories = await categoryIdsOf(
-        app.storage.db,
-        request.project.id,
-        rows.map((r) => r.id),
-      );
-      return {
-        data: rows.map((r) => presentProduct(r, request.project.currency, categories.get(r.id) ?? [])),
-        meta: pageMeta(page, perpage, total),
-      };
+      return readSnapshot(app.storage.db, async (db) => {
+        const { rows, total } = await listProducts(
+          db,
+          {
+            projectId: request.project.id,
+            includeHidden: q.fetch_hidden === true,
+            categoryId: q.category,
+            search: q.search || undefined,
+            ids: q.ids === undefined ? undefined : parseIdList(q.ids),
+          },
+          parseOrder(q.order),
+          page,
+          perpage,
+          { cache: app.counts, project: request.project },
+        );
+        const categories = await categoryIdsOf(
+          db,
+          request.project.id,
+          rows.map((r) => r.id),
+        );
+        return {
+          data: rows.map((r) => presentProduct(r, request.project.currency, categories.get(r.id) ?? [])),
+          meta: pageMeta(page, perpage, total),
+        };
+      });
     },
   });
 

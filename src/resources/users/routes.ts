@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError } from '../../errors.js';
 import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
@@ -25,16 +26,18 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const page = request.query.page ?? 1;
       const perpage = request.query.perpage ?? 20;
-      const { rows, total } = await listUsers(app.storage.db, request.project.id, page, perpage);
-      const subscriptions = await subscriptionsOf(
-        app.storage.db,
-        request.project.id,
-        rows.map((r) => r.id),
-      );
-      return {
-        data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])),
-        meta: pageMeta(page, perpage, total),
-      };
+      return readSnapshot(app.storage.db, async (db) => {
+        const { rows, total } = await listUsers(db, request.project.id, page, perpage);
+        const subscriptions = await subscriptionsOf(
+          db,
+          request.project.id,
+          rows.map((r) => r.id),
+        );
+        return {
+          data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])),
+          meta: pageMeta(page, perpage, total),
+        };
+      });
     },
   });
 
