@@ -6,7 +6,7 @@ export interface LoadResult {
   p99: number;
   /** answers with another status than the expected one, errors and timeouts */
   unexpected: number;
-  /** the unexpected answers by status (and `errors`, `timeouts`) */
+  /** the unexpected answers by status, and requests that failed: `timeouts` (10 s) and other `errors` */
   unexpected_by?: Record<string, number>;
 }
 
@@ -63,9 +63,10 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
     rps: result.duration > 0 ? result.requests.total / result.duration : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    unexpected: unexpected + result.errors + result.timeouts,
-    ...(unexpected + result.errors + result.timeouts > 0
-      ? { unexpected_by: { ...by, errors: result.errors, timeouts: result.timeouts } }
+    // autocannon's errors include its timeouts
+    unexpected: unexpected + result.errors,
+    ...(unexpected + result.errors > 0
+      ? { unexpected_by: { ...by, errors: result.errors - result.timeouts, timeouts: result.timeouts } }
       : {}),
   };
 }
