@@ -4,16 +4,20 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { connect } from '../src/db/connect.js';
-import { load } from './load.js';
+import { type Storage, connect } from '../src/db/connect.js';
+import { type Case, type Request, cases, heavySearch } from './cases.js';
+import { type LoadResult, load } from './load.js';
 import { writeNdjson } from './ndjson.js';
+import { type Pools, readPools } from './pools.js';
 import { CLI, ROOT, type Server, freePort, runCli, startServer, watchRss } from './processes.js';
-import { type Fixtures, queries } from './queries.js';
-import { type ImportRow, type QueryRow, type Run, printRun, printTargets } from './report.js';
+import { type Random, chooseSeed, seeded } from './random.js';
+import { type ImportRow, type Phase, type QueryRow, type Run, printRun, printTargets } from './report.js';
 
 // `npm run bench`: generates catalogs of each size on each backend, starts the API server on
-// them, and measures every query with autocannon beside a bare node:http baseline answering
-// a body of the same size. `--smoke` runs tiny data for a few seconds (CI).
+// them (rate limiter on), and measures each case with inputs drawn at random from a seed,
+// cold (right after a write) and warm, beside a bare node:http server answering bodies of the
+// same size in the same run; then single products beside heavy searches, and reads while
+// `storefront import` writes in another process. `--smoke` runs tiny data for a few seconds (CI).
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +26,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     import: { type: 'string' },
+    seed: { type: 'string', default: process.env.BENCH_SEED },
     postgres: {
       type: 'string',
       default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -39,11 +44,20 @@ const backends = values.backends.split(',') as ('sqlite' | 'postgres')[];
 const seconds = smoke ? 0.3 : Number(values.duration);
 const connections = smoke ? 4 : Number(values.connections);
 const warmup = smoke ? 0 : Number(values.warmup);
-const importSize = Number(values.import ?? (smoke ? 300 : Math.max(...sizes)));
+/** products written by the import that runs beside the reads (default: the size measured) */
+const importOption = values.import === undefined ? undefined : Number(values.import);
+let importSize = 0;
+const seed = chooseSeed(values.seed);
 const PROJECT = 'bench';
+/** requests per window no load of the bench reaches (the limiter's largest allowed value) */
+const UNREACHED_BUDGET = 999_999_999_999;
+const HEAVY_CONNECTIONS = 4;
+/** answers of each case whose status and exact total are checked */
+const CHECKS = 3;
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'storefront-bench-'));
+  process.stderr.write(`bench: seed ${seed} (BENCH_SEED=${seed} draws the same inputs again)\n`);
   const run: Run = {
     started_at: new Date().toISOString(),
     machine: {
@@ -52,7 +66,7 @@ async function main(): Promise<void> {
       memory_gib: Math.round(totalmem() / 2 ** 30),
       node: process.version,
     },
-    options: { sizes, backends, seconds, warmup, connections, cache: !values['no-cache'], smoke },
+    options: { sizes, backends, seconds, warmup, connections, cache: !values['no-cache'], smoke, seed },
     results: [],
     imports: [],
   };
@@ -69,18 +83,12 @@ async function main(): Promise<void> {
   try {
     for (const backend of backends) {
       for (const size of sizes) {
+        importSize = importOption ?? size;
         const db = await createDatabase(backend, work, `${size}`);
         try {
-          run.results.push(...(await measureSize(backend, size, db.url, baseline)));
-          save();
-        } finally {
-          await db.drop();
-        }
-      }
-      if (importSize > 0) {
-        const db = await createDatabase(backend, work, 'import');
-        try {
-          run.imports.push(await measureImport(backend, importSize, db.url, work));
+          const measured = await measureSize(backend, size, db.url, baseline, work);
+          run.results.push(...measured.rows);
+          if (measured.imported) run.imports.push(measured.imported);
           save();
         } finally {
           await db.drop();
@@ -93,6 +101,7 @@ async function main(): Promise<void> {
   }
   run.finished_at = new Date().toISOString();
   save();
+  process.stdout.write(`seed ${seed}\n\n`);
   printRun(run);
   process.stdout.write('\n');
   printTargets(run);
@@ -130,7 +139,8 @@ async function measureSize(
   size: number,
   url: string,
   baseline: Server,
-): Promise<QueryRow[]> {
+  work: string,
+): Promise<{ rows: QueryRow[]; imported?: ImportRow }> {
   const db = ['--database', url];
   const orders = Math.max(100, Math.round(size / 10));
   const users = Math.max(20, Math.round(size / 100));
@@ -150,9 +160,15 @@ async function measureSize(
   const key = (await runCli(['key', 'create', PROJECT, '--label', 'bench', ...db])).stdout.trim();
 
   const port = await freePort();
-  // One address sending tens of thousands of requests a second is what the rate limiter is
-  // for: off here, since the bench measures the API's throughput, not the limiter's 429s.
-  const env: Record<string, string> = { LOG_LEVEL: 'warn', STOREFRONT_DEMO: '0', RATE_LIMIT: 'off' };
+  // The rate limiter runs as it ships, with budgets no load here reaches: its cost is part of
+  // every figure, its 429s are not.
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'warn',
+    STOREFRONT_DEMO: '0',
+    RATE_LIMIT: 'on',
+    RATE_LIMIT_ADDRESS_MAX: String(UNREACHED_BUDGET),
+    RATE_LIMIT_KEY_MAX: String(UNREACHED_BUDGET),
+  };
   if (values['no-cache']) Object.assign(env, { STOREFRONT_ANSWER_CACHE: '0', STOREFRONT_COUNT_CACHE: '0' });
   const server = await startServer(
     [CLI, 'serve', '--port', String(port), ...db],
@@ -163,52 +179,110 @@ async function measureSize(
   const stopRss = watchRss(server.pid);
   const storage = connect(url);
   const rows: QueryRow[] = [];
+  let imported: ImportRow | undefined;
+  const base = `${server.url}/v2/projects/${PROJECT}`;
+  const bareLoad = (bytes: number) =>
+    load(`${baseline.url}/${Math.max(bytes, 2)}`, { seconds, connections, expect: 200 });
+  const row = (query: string, phase: Phase, api: LoadResult, bare: LoadResult, extra: Partial<QueryRow> = {}) => {
+    const r: QueryRow = {
+      backend,
+      size,
+      query,
+      phase,
+      api,
+      baseline: bare,
+      ratio: round(api.rps / bare.rps, 3),
+      ...extra,
+    };
+    rows.push(r);
+    log(
+      `  ${query} (${phase}): ${Math.round(api.rps)} req/s (bare ${Math.round(bare.rps)}, ${Math.round(r.ratio! * 100)}%), p50 ${api.p50} ms, p99 ${api.p99} ms, unexpected ${api.unexpected}${api.unexpected_by ? ` ${JSON.stringify(api.unexpected_by)}` : ''}${r.totals_ok === false ? ', WRONG TOTAL' : ''}`,
+    );
+    return r;
+  };
   try {
-    const base = `${server.url}/v2/projects/${PROJECT}`;
-    const fixtures = await findFixtures(base, key, size);
-    for (const q of queries(fixtures)) {
-      const target = base + q.path;
-      // The first answer, before any cache holds it: what a cold query costs.
-      const t0 = performance.now();
-      const first = await fetch(target, { headers: q.headers });
-      const text = await first.text();
-      const firstMs = performance.now() - t0;
-      if (first.status !== q.expect) {
-        log(`  ${q.name}: missing (HTTP ${first.status})`);
-        rows.push({ backend, size, query: q.name, missing: `HTTP ${first.status}` });
-        continue;
-      }
-      let total: number | undefined;
-      let totalOk: boolean | undefined;
-      if (q.total) {
-        total = (JSON.parse(text) as { meta: { total: number } }).meta.total;
-        const where = sql.raw(`project_id = '${PROJECT}' and ${q.total.where}`);
-        const row = await sql<{
-          n: number;
-        }>`select count(*) as n from ${sql.table(q.total.table)} where ${where}`.execute(storage.db);
-        totalOk = Number(row.rows[0].n) === total;
-      }
-      const bytes = Buffer.byteLength(text);
-      // Warm-up: let the JIT compile the paths of this query before it is measured.
-      if (warmup > 0) await load(target, { seconds: warmup, connections, headers: q.headers, expect: q.expect });
-      const api = await load(target, { seconds, connections, headers: q.headers, expect: q.expect });
-      const bare = await load(`${baseline.url}/${Math.max(bytes, 2)}`, { seconds, connections, expect: 200 });
-      const row: QueryRow = {
+    const pools = await readPools(storage, PROJECT, key);
+    const touch = invalidator(base, pools);
+    // Each size draws from its own stream of the seed: the same inputs on every backend.
+    const random = seeded(seed + size);
+    const bodies: number[] = [];
+    for (const c of cases(pools)) {
+      // Cold: right after a write (every cache of the project is stale), inputs never asked before.
+      await touch();
+      const asked: Request[] = [];
+      const cold = await load(base, {
+        seconds,
+        connections,
+        expect: c.expect,
+        next: () => {
+          const drawn = c.draw(random);
+          if (asked.length < 100_000) asked.push(drawn);
+          return drawn;
+        },
+      });
+      // Warm: the same inputs again, now in the caches (as far as they hold them).
+      if (warmup > 0)
+        await load(base, { seconds: warmup, connections, expect: c.expect, next: () => random.pick(asked) });
+      const warm = await load(base, { seconds, connections, expect: c.expect, next: () => random.pick(asked) });
+      const check = await checkAnswers(base, storage, c, asked, random);
+      bodies.push(check.bytes);
+      const bare = await bareLoad(check.bytes);
+      const extra = { bytes: check.bytes, totals_ok: check.totalsOk };
+      row(c.name, 'cold', cold, bare, extra);
+      row(c.name, 'warm', warm, bare, extra);
+    }
+
+    // One request asked again with its ETag: the cheapest answer there is.
+    const list = await fetch(`${base}/products/`);
+    const listBytes = Buffer.byteLength(await list.text());
+    const etag = list.headers.get('etag')!;
+    const revalidate = await load(`${base}/products/`, {
+      seconds,
+      connections,
+      expect: 304,
+      headers: { 'if-none-match': etag },
+    });
+    row('revalidate (304)', 'warm', revalidate, await bareLoad(2), { bytes: listBytes });
+
+    // Single products beside connections that send the worst searches (issue 14).
+    const product = cases(pools)[0];
+    await touch();
+    const heavy = heavySearch(pools);
+    const [beside, searches] = await Promise.all([
+      load(base, { seconds, connections, expect: 200, next: () => product.draw(random) }),
+      load(base, { seconds, connections: HEAVY_CONNECTIONS, expect: 200, next: () => heavy.draw(random) }),
+    ]);
+    row(`product beside ${HEAVY_CONNECTIONS} heavy searches`, 'cold', beside, await bareLoad(bodies[0]), {
+      side: { name: 'heavy searches', ...searches },
+    });
+
+    // Reads of every case while `storefront import` writes another project in its own process.
+    if (importSize > 0) {
+      const file = join(work, 'import.ndjson');
+      await writeNdjson(file, 'imported', importSize);
+      const all = cases(pools);
+      await touch();
+      log(`  storefront import of ${importSize} products while reads run…`);
+      const importing = runCli(['import', file, ...db]);
+      const reads = await load(base, {
+        seconds: 3600,
+        connections,
+        expect: 200,
+        next: () => random.pick(all).draw(random),
+        until: importing.catch(() => undefined),
+      });
+      const result = await importing;
+      rmSync(file, { force: true });
+      const mean = Math.round(bodies.reduce((a, b) => a + b, 0) / bodies.length);
+      row(`reads during an import of ${importSize}`, 'cold', reads, await bareLoad(mean));
+      imported = {
         backend,
-        size,
-        query: q.name,
-        bytes,
-        first_ms: round(firstMs),
-        api,
-        baseline: bare,
-        ratio: round(api.rps / bare.rps, 3),
-        total,
-        total_ok: totalOk,
+        products: importSize,
+        seconds: round(result.seconds, 1),
+        peak_rss_mib: round(result.peakRss / 2 ** 20, 0),
+        while_serving: true,
       };
-      log(
-        `  ${q.name}: ${Math.round(api.rps)} req/s (baseline ${Math.round(bare.rps)}, ${Math.round(row.ratio! * 100)}%), p50 ${api.p50} ms, p99 ${api.p99} ms${total === undefined ? '' : `, total ${total}${totalOk ? '' : ' WRONG'}`}`,
-      );
-      rows.push(row);
+      log(`  ${result.stdout.trim()}; ${imported.seconds} s, peak RSS ${imported.peak_rss_mib} MiB`);
     }
   } finally {
     const peak = stopRss();
@@ -217,33 +291,55 @@ async function measureSize(
     for (const r of rows) r.server_rss_mib = round(peak / 2 ** 20, 0);
     log(`  server peak RSS ${round(peak / 2 ** 20, 0)} MiB`);
   }
-  return rows;
+  return { rows, imported };
 }
 
-/** A visible product in the middle of the catalog, its category, 50 spread ids, an ETag. */
-async function findFixtures(base: string, key: string, size: number): Promise<Fixtures> {
-  const get = async (path: string) => {
-    const res = await fetch(base + path);
-    if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status}`);
-    return { body: await res.json(), etag: res.headers.get('etag')! };
+/**
+ * Checks a few of the answers a case got: the expected status, the exact total (against a
+ * count of its own) where the case has one; gives their mean body size, for the bare server.
+ */
+async function checkAnswers(
+  base: string,
+  storage: Storage,
+  c: Case,
+  asked: Request[],
+  random: Random,
+): Promise<{ bytes: number; totalsOk?: boolean }> {
+  let bytes = 0;
+  let totalsOk: boolean | undefined;
+  const samples = Array.from({ length: CHECKS }, () => (asked.length ? random.pick(asked) : c.draw(random)));
+  for (const q of samples) {
+    const res = await fetch(base + q.path, { headers: q.headers });
+    const text = await res.text();
+    if (res.status !== c.expect)
+      throw new Error(`${c.name}: GET ${q.path} answered ${res.status}: ${text.slice(0, 200)}`);
+    bytes += Buffer.byteLength(text);
+    if (!q.total) continue;
+    const total = (JSON.parse(text) as { meta: { total: number } }).meta.total;
+    const where = sql.raw(`project_id = '${PROJECT}' and ${q.total.where}`);
+    const counted = await sql<{
+      n: number;
+    }>`select count(*) as n from ${sql.table(q.total.table)} where ${where}`.execute(storage.db);
+    const ok = Number(counted.rows[0].n) === total;
+    totalsOk = (totalsOk ?? true) && ok;
+    if (!ok) log(`  ${c.name}: GET ${q.path} total ${total}, counted ${counted.rows[0].n}`);
+  }
+  return { bytes: Math.round(bytes / samples.length), totalsOk };
+}
+
+/** A write that changes nothing but the project's data_version: every cache of the project goes stale. */
+function invalidator(base: string, pools: Pools): () => Promise<void> {
+  const handle = pools.handles[0];
+  const auth = { authorization: `Bearer ${pools.key}` };
+  return async () => {
+    const product = (await (await fetch(`${base}/products/${handle}`)).json()) as { price: number };
+    const res = await fetch(`${base}/products/${handle}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ price: product.price }),
+    });
+    if (!res.ok) throw new Error(`the invalidating write answered ${res.status}: ${await res.text()}`);
   };
-  const middle = await get(`/products/?perpage=1&page=${Math.max(1, Math.floor(size / 2))}`);
-  const p = middle.body.data[0];
-  const ids = Array.from({ length: 50 }, (_, i) => 1 + Math.floor((i * size) / 50));
-  const etag = (await get('/products/')).etag;
-  return { project: PROJECT, key, handle: p.handle, categoryId: p.category_ids[0], ids, search: 'jor', etag };
-}
-
-async function measureImport(backend: 'sqlite' | 'postgres', n: number, url: string, work: string): Promise<ImportRow> {
-  const file = join(work, 'import.ndjson');
-  log(`${backend}: writing an NDJSON file of ${n} products…`);
-  await writeNdjson(file, 'imported', n);
-  await runCli(['migrate', '--database', url]);
-  log(`${backend}: storefront import of ${n} products…`);
-  const result = await runCli(['import', file, '--database', url]);
-  rmSync(file, { force: true });
-  log(`  ${result.stdout.trim()}; peak RSS ${round(result.peakRss / 2 ** 20, 0)} MiB`);
-  return { backend, products: n, seconds: round(result.seconds, 1), peak_rss_mib: round(result.peakRss / 2 ** 20, 0) };
 }
 
 function round(x: number, digits = 2): number {

@@ -1,19 +1,23 @@
 import type { LoadResult } from './load.js';
 
+/** cold: right after a write, inputs never asked before; warm: the same inputs again */
+export type Phase = 'cold' | 'warm';
+
 export interface QueryRow {
   backend: string;
   size: number;
   query: string;
-  /** set when the endpoint is not there (e.g. not built yet) */
-  missing?: string;
+  phase: Phase;
+  /** mean body bytes of the checked answers (the bare server answers this many) */
   bytes?: number;
-  first_ms?: number;
-  api?: LoadResult;
-  baseline?: LoadResult;
-  /** API req/s over baseline req/s */
+  api: LoadResult;
+  baseline: LoadResult;
+  /** API req/s over the bare server's req/s */
   ratio?: number;
-  total?: number;
-  total_ok?: boolean;
+  /** every checked answer carried the exact total (undefined: the case has no total) */
+  totals_ok?: boolean;
+  /** a load that ran at the same time (the heavy searches beside single products) */
+  side?: LoadResult & { name: string };
   server_rss_mib?: number;
 }
 
@@ -22,6 +26,8 @@ export interface ImportRow {
   products: number;
   seconds: number;
   peak_rss_mib: number;
+  /** the import ran while reads were measured */
+  while_serving?: boolean;
 }
 
 export interface Run {
@@ -37,25 +43,18 @@ export interface Run {
 export function printRun(run: Run): void {
   const out: string[] = [];
   out.push(
-    '| backend | products | query | req/s | baseline req/s | ratio | p50 ms | p99 ms | base p99 ms | first ms | total | p50 growth |',
+    '| backend | products | case | phase | req/s | bare req/s | ratio | p50 ms | p99 ms | bare p99 ms | unexpected | exact totals |',
   );
-  out.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const smallest = new Map<string, number>();
+  out.push('|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of run.results) {
-    const key = `${r.backend}\u0000${r.query}`;
-    if (r.api && !smallest.has(key)) smallest.set(key, r.api.p50);
-  }
-  for (const r of run.results) {
-    if (!r.api || !r.baseline) {
-      out.push(`| ${r.backend} | ${r.size} | ${r.query} | missing (${r.missing}) | | | | | | | | |`);
-      continue;
-    }
-    const first = smallest.get(`${r.backend}\u0000${r.query}`)!;
-    const growth = first > 0 ? (r.api.p50 / first).toFixed(2) : r.api.p50 === 0 ? '1.00' : '–';
-    const total = r.total === undefined ? '' : `${r.total}${r.total_ok ? '' : ' (wrong!)'}`;
+    const totals = r.totals_ok === undefined ? '' : r.totals_ok ? 'yes' : 'WRONG';
     out.push(
-      `| ${r.backend} | ${r.size} | ${r.query} | ${Math.round(r.api.rps)} | ${Math.round(r.baseline.rps)} | ${Math.round(r.ratio! * 100)}% | ${r.api.p50} | ${r.api.p99} | ${r.baseline.p99} | ${r.first_ms} | ${total} | ${growth}× |`,
+      `| ${r.backend} | ${r.size} | ${r.query} | ${r.phase} | ${Math.round(r.api.rps)} | ${Math.round(r.baseline.rps)} | ${r.ratio!.toFixed(2)}× | ${r.api.p50} | ${r.api.p99} | ${r.baseline.p99} | ${r.api.unexpected} | ${totals} |`,
     );
+    if (r.side)
+      out.push(
+        `| ${r.backend} | ${r.size} | ↳ beside it: ${r.side.name} | ${r.phase} | ${Math.round(r.side.rps)} | | | ${r.side.p50} | ${r.side.p99} | | ${r.side.unexpected} | |`,
+      );
   }
   out.push('');
   out.push('| backend | products | server peak RSS MiB |');
@@ -69,61 +68,57 @@ export function printRun(run: Run): void {
   }
   if (run.imports.length) {
     out.push('');
-    out.push('| backend | NDJSON import of products | seconds | peak RSS MiB |');
+    out.push('| backend | NDJSON import of products (while serving reads) | seconds | peak RSS MiB |');
     out.push('|---|---:|---:|---:|');
     for (const i of run.imports) out.push(`| ${i.backend} | ${i.products} | ${i.seconds} | ${i.peak_rss_mib} |`);
   }
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-/** The targets of docs/PERFORMANCE.md, judged on the largest size of each backend. */
+const KEYED = ['fetch_hidden=true, key', 'orders, two filters, key'];
+
+/** The targets of issue 14 (docs/PERFORMANCE.md), judged on the largest size of each backend. */
 export function printTargets(run: Run): void {
   const out: string[] = ['| backend | target | measured | met |', '|---|---|---|---|'];
   const line = (backend: string, target: string, measured: string, met: boolean | undefined) =>
     out.push(`| ${backend} | ${target} | ${measured} | ${met === undefined ? 'n/a' : met ? 'yes' : 'NO'} |`);
   for (const backend of [...new Set(run.results.map((r) => r.backend))]) {
-    const rows = run.results.filter((r) => r.backend === backend && r.api);
-    const sizes = [...new Set(rows.map((r) => r.size))].sort((a, b) => a - b);
-    const big = sizes[sizes.length - 1];
-    const at = (size: number, query: string) => rows.find((r) => r.size === size && r.query === query);
-    const product = at(big, 'product by handle');
-    const list = at(big, 'list page 1');
-    if (product)
-      line(
-        backend,
-        `product by handle ≥ 50 % of baseline req/s at ${big}`,
-        `${Math.round(product.ratio! * 100)} %`,
-        product.ratio! >= 0.5,
-      );
-    if (list)
-      line(
-        backend,
-        `list page 1 ≥ 35 % of baseline req/s at ${big}`,
-        `${Math.round(list.ratio! * 100)} %`,
-        list.ratio! >= 0.35,
-      );
-    for (const r of rows.filter((x) => x.size === big)) {
+    const rows = run.results.filter((r) => r.backend === backend);
+    const big = Math.max(...rows.map((r) => r.size));
+    const at = rows.filter((r) => r.size === big);
+    const ratio = (query: string, min: number) => {
+      for (const r of at.filter((x) => x.query === query && x.phase === 'warm'))
+        line(backend, `${query} ≥ ${min}× bare at ${big} (warm)`, `${r.ratio!.toFixed(2)}×`, r.ratio! >= min);
+    };
+    ratio('product by handle', 0.5);
+    ratio('list page 1 (same request)', 0.4);
+    for (const query of KEYED) ratio(query, 0.35);
+    for (const r of at) {
+      if (r.query === 'revalidate (304)') continue;
       const limit = r.query.startsWith('search') ? 50 : 25;
-      line(backend, `${r.query}: p99 ≤ ${limit} ms`, `${r.api!.p99} ms`, r.api!.p99 <= limit);
-      const small = at(sizes[0], r.query);
-      if (small && sizes.length > 1) {
-        // autocannon reports whole milliseconds: 1 ms against 0 ms is within the resolution.
-        const met = r.api!.p50 <= Math.max(2 * small.api!.p50, 1);
-        line(
-          backend,
-          `${r.query}: p50 at ${big} ≤ 2 × p50 at ${sizes[0]}`,
-          `${r.api!.p50} ms vs ${small.api!.p50} ms`,
-          met,
-        );
-      }
-      if (r.total !== undefined) line(backend, `${r.query}: exact total`, String(r.total), r.total_ok);
+      line(backend, `${r.query} (${r.phase}): p99 ≤ ${limit} ms`, `${r.api.p99} ms`, r.api.p99 <= limit);
+      if (r.query.startsWith('reads during an import'))
+        line(backend, `${r.query}: no failed request`, String(r.api.unexpected), r.api.unexpected === 0);
+      if (r.totals_ok !== undefined) line(backend, `${r.query} (${r.phase}): exact totals`, '', r.totals_ok);
     }
-    const rss = rows.find((r) => r.size === big)?.server_rss_mib;
+    const rss = at[0]?.server_rss_mib;
     if (rss !== undefined) line(backend, `server RSS ≤ 300 MiB under load at ${big}`, `${rss} MiB`, rss <= 300);
   }
   for (const i of run.imports) {
-    line(i.backend, `NDJSON import of ${i.products} products ≤ 90 s`, `${i.seconds} s`, i.seconds <= 90);
+    const limit = i.backend === 'sqlite' ? 60 : 90;
+    const scaled = (limit * i.products) / 1_000_000;
+    // Process start and migrations dominate small imports: judged from 100k products on.
+    line(
+      i.backend,
+      `import of ${i.products} products ≤ ${round1(scaled)} s (${limit} s a million)`,
+      `${i.seconds} s`,
+      i.products >= 100_000 ? i.seconds <= scaled : undefined,
+    );
     line(i.backend, `import RSS ≤ 400 MiB`, `${i.peak_rss_mib} MiB`, i.peak_rss_mib <= 400);
   }
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
 }
