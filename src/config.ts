@@ -52,6 +52,8 @@ export interface Config {
   metricsToken?: string;
   /** seconds a CDN may serve a public answer before asking again (CDN_MAX_AGE; unset: no CDN-Cache-Control) */
   cdnMaxAge?: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhook endpoints may be loopback, private or link-local addresses */
+  webhookAllowPrivate: boolean;
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
   caches: CacheConfig;
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
+    webhookAllowPrivate: overrides.webhookAllowPrivate ?? env.WEBHOOK_ALLOW_PRIVATE === '1',
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
       addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),

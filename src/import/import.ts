@@ -5,7 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
+import { enqueueImportEvents } from './events.js';
 import { ImportSession, type PlaceFormat } from './session.js';
+import { wakeDelivery } from '../webhooks/outbox.js';
 
 // `storefront import <file>`: a JSON document or an NDJSON stream, all or nothing. The whole
 // import is one transaction; any invalid record rolls it back and every problem is listed
@@ -151,7 +153,7 @@ async function inTransaction(
   format: PlaceFormat,
   read: (session: ImportSession) => Promise<void>,
 ): Promise<ImportSummary> {
-  return db.transaction().execute(async (trx) => {
+  const summary = await db.transaction().execute(async (trx) => {
     const session = new ImportSession(trx, format);
     await read(session);
     await session.finish();
@@ -161,6 +163,9 @@ async function inTransaction(
         session.problemCount,
       );
     }
+    await enqueueImportEvents(trx, session);
     return { projectId: session.projectId, counts: session.counts };
   });
+  wakeDelivery();
+  return summary;
 }

@@ -63,6 +63,14 @@ export class ImportSession {
     return this.project?.id;
   }
 
+  /** the project's data_version before this import; undefined when the import creates it */
+  versionBefore?: number;
+
+  /** The ids of the records of one kind that the file gave, in the order they first appeared. */
+  idsOf(kind: Kind): number[] {
+    return [...this.gathered.get(kind)!.places.toMap().keys()];
+  }
+
   get ok(): boolean {
     return this.problemCount === 0;
   }
@@ -89,6 +97,10 @@ export class ImportSession {
       return false;
     }
     this.project = value as ProjectRecord;
+    // Where the change feed stood before this import: import.completed's cursor (src/webhooks/).
+    this.versionBefore = (
+      await this.trx.selectFrom('projects').select('data_version').where('id', '=', this.project.id).executeTakeFirst()
+    )?.data_version;
     await upsertProject(this.trx, this.project);
     return true;
   }

@@ -3,7 +3,8 @@ import type { CountScope } from '../../cache/count-cache.js';
 import { bumpDataVersion } from '../../db/data-version.js';
 import type { Database } from '../../db/schema.js';
 import { forUpdate } from '../../db/dialect.js';
-import { type OrderItemRow, type OrderRow, emailKey } from './present.js';
+import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
+import { type OrderItemRow, type OrderRow, emailKey, presentOrder } from './present.js';
 import type { OrderUpdate } from './schemas.js';
 
 export interface OrderFilter {
@@ -110,7 +111,7 @@ export async function updateOrder(
   changes: OrderUpdate,
   check?: (trx: Kysely<Database>, current: OrderRow) => Promise<void>,
 ): Promise<{ row: OrderRow; items: OrderItemRow[] } | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     // First, so that the project row is locked before the order row, as every writer does;
     // cached order totals (src/cache/count-cache.ts) are keyed by this version.
     await bumpDataVersion(trx, projectId);
@@ -127,9 +128,14 @@ export async function updateOrder(
     if (changes.delivery_information !== undefined) set.delivery_information = changes.delivery_information;
 
     await trx.updateTable('orders').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
-    const items = await itemsOf(trx, projectId, [id]);
-    return { row: { ...current, ...set }, items: items.get(id) ?? [] };
+    const items = (await itemsOf(trx, projectId, [id])).get(id) ?? [];
+    const row = { ...current, ...set };
+    // In this transaction: the event commits with the change (src/webhooks/outbox.ts).
+    await enqueueEvents(trx, projectId, [{ type: 'order.updated', data: presentOrder(row, items) }]);
+    return { row, items };
   });
+  wakeDelivery();
+  return updated;
 }
 
 /** `true`, `"true"` → 1; `false`, `"false"` → 0 (the schema lets nothing else through). */

@@ -6,7 +6,8 @@ import { forUpdate, isPostgres } from '../../db/dialect.js';
 import { searchCondition } from '../../db/search-index.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
-import { type ProductRow, foldCase, nameKey, searchText } from './present.js';
+import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
+import { type ProductRow, foldCase, nameKey, presentProduct, searchText } from './present.js';
 import type { OrderClause, ProductUpdate } from './schemas.js';
 
 export interface ProductFilter {
@@ -191,7 +192,7 @@ export async function updateProduct(
   changes: ProductUpdate,
   check?: (trx: Kysely<Database>, current: ProductRow) => Promise<void>,
 ): Promise<ProductRow | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     // First, so that the project row is locked before the product row, as every writer does.
     await bumpDataVersion(trx, projectId);
     let q = trx.selectFrom('products').selectAll().where('project_id', '=', projectId);
@@ -232,6 +233,20 @@ export async function updateProduct(
       .where('project_id', '=', projectId)
       .where('id', '=', current.id)
       .execute();
-    return { ...current, ...set };
+    const row = { ...current, ...set };
+    // In this transaction: the event commits with the change (src/webhooks/outbox.ts). The
+    // product is presented only when an endpoint listens.
+    await enqueueEvents(trx, projectId, async () => {
+      const { currency } = await trx
+        .selectFrom('projects')
+        .select('currency')
+        .where('id', '=', projectId)
+        .executeTakeFirstOrThrow();
+      const categories = (await categoryIdsOf(trx, projectId, [row.id])).get(row.id) ?? [];
+      return [{ type: 'product.updated', data: presentProduct(row, currency, categories) }];
+    });
+    return row;
   });
+  wakeDelivery();
+  return updated;
 }
