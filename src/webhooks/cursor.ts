@@ -1,10 +1,9 @@
-// The change-feed cursor that import.completed carries: where a receiver starts reading
-// GET /changes/?since=… to get exactly what the import changed.
+// The change-feed cursor that import.completed carries: GET /changes/?since=<cursor> then
+// returns exactly what the import (and anything committed after it) changed.
 //
-// Until the change feed (src/changes/) lands, the position is the project's data_version
-// before the import, encoded as the feed's opaque cursor; null for a project the import
-// created (read the feed from the beginning).
-export function cursorBefore(dataVersion: number | undefined): string | null {
-  if (dataVersion === undefined) return null;
-  return Buffer.from(`v1:${dataVersion}`).toString('base64url');
+// The feed's cursor is base64url of the project's data_version up to which everything was
+// read (src/changes/cursor.ts on the change-feed branch, `encodeCursor(seq)`); before the
+// import that is the version the import found, or 0 for a project it created.
+export function cursorBefore(dataVersion: number | undefined): string {
+  return Buffer.from(String(dataVersion ?? 0)).toString('base64url');
 }
