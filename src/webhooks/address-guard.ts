@@ -77,7 +77,8 @@ function hostOf(url: URL): string {
 
 /**
  * Checks an endpoint's URL when it is created: http or https, no credentials, and a host
- * whose every address may be reached. Throws AddressRefused with the reason.
+ * none of whose addresses is refused (a host that does not resolve yet is let through: the
+ * delivery checks again). Throws AddressRefused with the reason.
  */
 export async function checkEndpointUrl(text: string, allowPrivate: boolean): Promise<URL> {
   let url: URL;
@@ -98,7 +99,8 @@ export async function checkEndpointUrl(text: string, allowPrivate: boolean): Pro
     try {
       addresses = (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
     } catch {
-      throw new AddressRefused(`its host ${host} does not resolve`);
+      // Not resolvable yet (a receiver being set up): accepted; every delivery checks again.
+      return url;
     }
   }
   const refused = addresses.find(isRefusedAddress);

@@ -35,8 +35,6 @@ export function newMessageId(): string {
   return `msg_${randomBytes(16).toString('base64url')}`;
 }
 
-export const MESSAGE_ID = /^msg_[A-Za-z0-9_-]{22}$/;
-
 /** An endpoint's filter as stored: space-separated types, empty for every type. */
 export function eventsText(types: readonly EventType[] | undefined): string {
   return types ? EVENT_TYPES.filter((t) => types.includes(t)).join(' ') : '';

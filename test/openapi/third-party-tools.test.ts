@@ -114,10 +114,13 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
   });
 
   test('Prism proxy: requests made of the examples, and their answers, all match the document', async () => {
-    // Revoking the key the walk itself uses would end the walk: that answer is checked
-    // against the document by the key API's own suite (test/keys/), through the app builder.
-    const calls = callsFromExamples(document).filter((c) => c.operationId !== 'revokeKey');
-    assert.equal(calls.length, 15);
+    // Revoking the key the walk itself uses would end the walk, and deleting the webhook
+    // endpoint it made would leave the next webhook calls nothing to work on; a message to
+    // replay exists only once a change was delivered. Those answers are checked against the
+    // document by their own suites (test/keys/, test/webhooks/), through the app builder.
+    const skipped = ['revokeKey', 'deleteWebhook', 'replayWebhookMessage'];
+    const calls = callsFromExamples(document).filter((c) => !skipped.includes(c.operationId));
+    assert.equal(calls.length, 20);
     for (const call of calls) {
       const headers: Record<string, string> = {};
       if (call.needsKey) headers.authorization = `Bearer ${server.key}`;
