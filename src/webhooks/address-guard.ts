@@ -47,7 +47,7 @@ function v6Groups(ip: string): number[] {
   const parse = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
   const h = parse(head);
   const t = parse(tail);
-  return tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill(0), ...t];
+  return tail === undefined ? h : [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
 }
 
 /** Whether a webhook may not be sent to this address. */
@@ -128,7 +128,7 @@ export function guardedLookup(allowPrivate: boolean) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const list = addresses as LookupAddress[];
+      const list = addresses;
       const refused = allowPrivate ? undefined : list.find((a) => isRefusedAddress(a.address));
       if (refused) {
         const error: NodeJS.ErrnoException = new AddressRefused(

@@ -107,10 +107,7 @@ export async function enableEndpoint(
   nowS: number,
   projectId?: string,
 ): Promise<EndpointInfo | undefined> {
-  let q = db
-    .updateTable('webhook_endpoints')
-    .set({ disabled_at: null, disabled_reason: null })
-    .where('id', '=', id);
+  let q = db.updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id);
   if (projectId !== undefined) q = q.where('project_id', '=', projectId);
   const row = await q.returningAll().executeTakeFirst();
   if (row) wakeDelivery();
@@ -147,7 +144,10 @@ export async function rollSecret(
 }
 
 /** The secrets that sign a delivery now: the current one, and the previous during a roll. */
-export function signingSecrets(row: Pick<EndpointRow, 'secret' | 'previous_secret' | 'previous_secret_until'>, nowS: number): string[] {
+export function signingSecrets(
+  row: Pick<EndpointRow, 'secret' | 'previous_secret' | 'previous_secret_until'>,
+  nowS: number,
+): string[] {
   return row.previous_secret && (row.previous_secret_until ?? 0) > nowS
     ? [row.secret, row.previous_secret]
     : [row.secret];
@@ -179,15 +179,7 @@ export async function listDeliveries(db: Kysely<Database>, endpointId: number): 
   const rows = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_messages as m', 'm.id', 'd.message_id')
-    .select([
-      'd.id',
-      'd.message_id',
-      'm.type',
-      'd.status',
-      'd.next_attempt_at',
-      'd.finished_at',
-      'm.created_at',
-    ])
+    .select(['d.id', 'd.message_id', 'm.type', 'd.status', 'd.next_attempt_at', 'd.finished_at', 'm.created_at'])
     .where('d.endpoint_id', '=', endpointId)
     .orderBy('d.id', 'desc')
     .limit(DELIVERIES_SHOWN)

@@ -41,7 +41,7 @@ export function eventsText(types: readonly EventType[] | undefined): string {
 }
 
 export function eventsOf(text: string): EventType[] {
-  return text === '' ? [] : (text.split(' ').filter(isEventType) as EventType[]);
+  return text === '' ? [] : text.split(' ').filter(isEventType);
 }
 
 export function wants(filter: string, type: EventType): boolean {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { categoryRecord } from '../resources/categories/present.js';
 import { presentOrder } from '../resources/orders/present.js';
@@ -54,7 +54,7 @@ async function presentChunk(db: Kysely<Database>, projectId: string, kind: Kind,
       .where('project_id', '=', projectId)
       .where('id', 'in', ids)
       .orderBy('id')
-      .execute() as unknown as Promise<import('kysely').Selectable<Database[T]>[]>;
+      .execute() as unknown as Promise<Selectable<Database[T]>[]>;
   switch (kind) {
     case 'products': {
       const [list, project, categories] = [

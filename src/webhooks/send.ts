@@ -54,7 +54,7 @@ export function send(
     const request = client.request(url, {
       method: 'POST',
       agent: agents[url.protocol as 'http:' | 'https:'],
-      lookup: guardedLookup(options.allowPrivate) as never,
+      lookup: guardedLookup(options.allowPrivate),
       headers: {
         ...headers,
         'content-type': 'application/json',

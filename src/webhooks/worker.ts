@@ -107,7 +107,7 @@ export class DeliveryWorker {
     }
     this.claiming = true;
     this.claimAndSend()
-      .catch((err) => this.options.log?.warn({ err }, 'webhook claim failed; retrying at the next poll'))
+      .catch((err: unknown) => this.options.log?.warn({ err }, 'webhook claim failed; retrying at the next poll'))
       .finally(() => {
         this.claiming = false;
         if (this.again) {
@@ -123,7 +123,9 @@ export class DeliveryWorker {
     const claimed = await this.claim(free);
     for (const c of claimed) {
       const p: Promise<void> = this.deliver(c)
-        .catch((err) => this.options.log?.warn({ err, delivery: c.id }, 'webhook delivery could not be recorded'))
+        .catch((err: unknown) =>
+          this.options.log?.warn({ err, delivery: c.id }, 'webhook delivery could not be recorded'),
+        )
         .finally(() => {
           this.inFlight.delete(p);
           this.kick();
@@ -271,8 +273,10 @@ export class DeliveryWorker {
           .selectFrom('webhook_messages as m')
           .select('m.id')
           .where('m.created_at', '<', nowS - 60)
-          .where(({ not, exists, selectFrom }) =>
-            not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.message_id', '=', 'm.id'))),
+          .where((eb) =>
+            eb.not(
+              eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.message_id', '=', 'm.id')),
+            ),
           )
           .limit(CLEANUP_BATCH)
           .execute()

@@ -193,7 +193,10 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     receiver.answer = () => 204;
     const replay = await api('POST', `/webhooks/messages/${failed.message_id}/replay`);
     assert.equal(replay.status, 200, replay.text);
-    assert.deepEqual(replay.body, { message_id: failed.message_id, endpoints: [{ endpoint_id: endpoint.id, disabled: false }] });
+    assert.deepEqual(replay.body, {
+      message_id: failed.message_id,
+      endpoints: [{ endpoint_id: endpoint.id, disabled: false }],
+    });
     await receiver.waitFor((r) => r.deliveries.length === 1, 'the replayed message');
     assert.equal(receiver.deliveries[0].id, failed.message_id);
     await until(async () => (await deliveries())[0].status === 'succeeded', 'success recorded');
@@ -288,7 +291,11 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
       const bad = await api('POST', '/webhooks/', body);
       assert.equal(bad.status, 400, JSON.stringify(body));
       assert.equal(bad.body.error.code, 'invalid_request');
-      if (field) assert.ok(bad.body.error.details.some((d: { field: string }) => d.field.startsWith(field)), bad.text);
+      if (field)
+        assert.ok(
+          bad.body.error.details.some((d: { field: string }) => d.field.startsWith(field)),
+          bad.text,
+        );
     }
     const withIdem = await call(app, 'POST', HOOKS, {
       headers: { ...bearer(key), 'idempotency-key': 'k1' },

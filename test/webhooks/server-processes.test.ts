@@ -82,30 +82,30 @@ function writers(servers: () => ServerProcess[], key: string, acked: Set<string>
 const delivered = (r: Receiver) => new Set(r.deliveries.map((d) => `${d.data.id}:${d.data.price}`));
 
 eachBackend('webhooks across server processes', (backend) => {
-  test('SIGKILL during a burst of updates: every acknowledged update is delivered after the restart', { timeout: 90_000 }, async (t) => {
-    const { url, key, receiver } = await setup(t, backend);
-    receiver.delayMs = 5; // deliveries in flight when the process dies
-    const server = await startServe(t, { DATABASE_URL: url, ...ENV });
-    const acked = new Set<string>();
-    const burst = writers(() => [server], key, acked);
-    await receiver.waitFor((r) => r.deliveries.length >= 20, 'deliveries under way');
-    server.child.kill('SIGKILL');
-    await server.exited;
-    await burst.stop();
-    assert.ok(acked.size >= 20, `only ${acked.size} updates were acknowledged`);
+  test(
+    'SIGKILL during a burst of updates: every acknowledged update is delivered after the restart',
+    { timeout: 90_000 },
+    async (t) => {
+      const { url, key, receiver } = await setup(t, backend);
+      receiver.delayMs = 5; // deliveries in flight when the process dies
+      const server = await startServe(t, { DATABASE_URL: url, ...ENV });
+      const acked = new Set<string>();
+      const burst = writers(() => [server], key, acked);
+      await receiver.waitFor((r) => r.deliveries.length >= 20, 'deliveries under way');
+      server.child.kill('SIGKILL');
+      await server.exited;
+      await burst.stop();
+      assert.ok(acked.size >= 20, `only ${acked.size} updates were acknowledged`);
 
-    // The restarted process delivers what was left (leases of the dead one expire after 20 s).
-    await startServe(t, { DATABASE_URL: url, ...ENV });
-    await receiver.waitFor(
-      (r) => [...acked].every((a) => delivered(r).has(a)),
-      'every acknowledged update',
-      60_000,
-    );
-    assert.deepEqual(receiver.badSignatures, []);
-    t.diagnostic(
-      `webhooks crash [${backend}]: ${acked.size} acknowledged, all delivered; ${receiver.deliveries.length} deliveries in all`,
-    );
-  });
+      // The restarted process delivers what was left (leases of the dead one expire after 20 s).
+      await startServe(t, { DATABASE_URL: url, ...ENV });
+      await receiver.waitFor((r) => [...acked].every((a) => delivered(r).has(a)), 'every acknowledged update', 60_000);
+      assert.deepEqual(receiver.badSignatures, []);
+      t.diagnostic(
+        `webhooks crash [${backend}]: ${acked.size} acknowledged, all delivered; ${receiver.deliveries.length} deliveries in all`,
+      );
+    },
+  );
 
   test('two server processes: every message delivered, never by both at once', { timeout: 90_000 }, async (t) => {
     const { url, key, receiver } = await setup(t, backend);
@@ -164,7 +164,10 @@ eachBackend('webhooks across server processes', (backend) => {
     assert.equal(type, 'order.updated');
     const replayed = await cli('replay', messageId);
     assert.match(replayed.stdout, new RegExp(`replaying ${messageId} to webhook endpoint ${endpointId}`));
-    await receiver.waitFor((r) => r.deliveries.some((d) => d.id === messageId && d.verifiedBy[0] === secret), 'the replay');
+    await receiver.waitFor(
+      (r) => r.deliveries.some((d) => d.id === messageId && d.verifiedBy[0] === secret),
+      'the replay',
+    );
 
     const rolled = await cli('roll-secret', id, '--overlap', '1h');
     assert.match(rolled.stdout.trim(), /^whsec_/);

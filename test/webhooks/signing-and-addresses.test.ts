@@ -57,17 +57,41 @@ test('loopback, private, link-local and reserved addresses are refused, in every
     'not an address',
   ];
   for (const ip of refused) assert.equal(isRefusedAddress(ip), true, ip);
-  const allowed = ['8.8.8.8', '93.184.216.34', '172.32.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2002:808:808::'];
+  const allowed = [
+    '8.8.8.8',
+    '93.184.216.34',
+    '172.32.0.1',
+    '192.169.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '2002:808:808::',
+  ];
   for (const ip of allowed) assert.equal(isRefusedAddress(ip), false, ip);
 });
 
 test('the retry schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, each within 10%', () => {
   const hours = (h: number) => h * 3_600_000;
-  assert.deepEqual(RETRY_DELAYS_MS, [5000, 300_000, 1_800_000, hours(2), hours(5), hours(10), hours(14), hours(20), hours(24)]);
+  assert.deepEqual(RETRY_DELAYS_MS, [
+    5000,
+    300_000,
+    1_800_000,
+    hours(2),
+    hours(5),
+    hours(10),
+    hours(14),
+    hours(20),
+    hours(24),
+  ]);
   assert.equal(MAX_ATTEMPTS, 10);
   for (const [i, base] of RETRY_DELAYS_MS.entries()) {
-    assert.equal(retryDelay(i + 1, () => 0.5), base);
-    assert.equal(retryDelay(i + 1, () => 0), base * 0.9);
+    assert.equal(
+      retryDelay(i + 1, () => 0.5),
+      base,
+    );
+    assert.equal(
+      retryDelay(i + 1, () => 0),
+      base * 0.9,
+    );
     assert.ok(retryDelay(i + 1, () => 0.999999)! <= base * 1.1);
   }
   assert.equal(retryDelay(10), undefined);
