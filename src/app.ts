@@ -31,7 +31,8 @@ import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
 import webhooks, { type WebhookOptions } from './plugins/webhooks.js';
 import { categoryRoutes } from './resources/categories/routes.js';
-import { Category } from './resources/categories/schemas.js';
+import { Category, FeedCategory } from './resources/categories/schemas.js';
+import { changeRoutes } from './resources/changes/routes.js';
 import { keyRoutes } from './resources/keys/routes.js';
 import { Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
@@ -108,7 +109,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, Plan, User, Order, Key, WebhookEndpoint]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key, WebhookEndpoint])
+    app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
@@ -121,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(orderRoutes);
       await scope.register(keyRoutes);
       await scope.register(webhookRoutes);
+      await scope.register(changeRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );

@@ -86,7 +86,7 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
   });
 
   test('an import sends each record and import.completed with its counts and the cursor from before it', async (t) => {
-    const { receiver, hook, storage } = await hookedShop(t, backend);
+    const { receiver, hook, storage, api } = await hookedShop(t, backend);
     await hook(receiver);
     const summary = await importDocument(storage.db, shopDocument());
     await receiver.waitFor((r) => r.deliveries.some((d) => d.type === 'import.completed'), 'import.completed');
@@ -96,7 +96,13 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     assert.deepEqual(completed.data.counts, summary.counts);
     assert.equal(completed.data.project_id, SHOP);
     assert.equal(completed.data.records, total);
-    assert.equal(typeof completed.data.cursor, 'string');
+    // The cursor from before the import: the change feed from there holds exactly its records.
+    const feed = await api(
+      'GET',
+      `/changes/?since=${completed.data.cursor}&limit=1000&types=product,category,plan,user,order`,
+    );
+    assert.equal(feed.status, 200, feed.text);
+    assert.equal(feed.body.data.length, total);
     const count = (type: string) => receiver.deliveries.filter((d) => d.type === type).length;
     assert.equal(count('category.changed'), summary.counts.categories);
     assert.equal(count('product.updated'), summary.counts.products);
@@ -106,6 +112,28 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     const apple = receiver.deliveries.find((d) => d.type === 'product.updated' && d.data.id === 1)!;
     assert.equal(apple.data.handle, 'alpha');
     assert.deepEqual(apple.data.category_ids, [1, 3]);
+  });
+
+  test('deletions send product.deleted and order.deleted, with the cascades, and import.completed', async (t) => {
+    const { receiver, hook, storage } = await hookedShop(t, backend);
+    await hook(receiver);
+    const project = { id: SHOP, name: 'Shop', currency: 'EUR' };
+    await importDocument(storage.db, {
+      project,
+      products: [{ id: 2, deleted: true }],
+      orders: [{ id: 1, deleted: true }],
+    });
+    await receiver.waitFor((r) => r.deliveries.some((d) => d.type === 'import.completed'), 'import.completed');
+    const completed = receiver.deliveries.find((d) => d.type === 'import.completed')!;
+    assert.equal(completed.data.deleted.products, 1);
+    assert.equal(completed.data.deleted.orders, 1);
+    await receiver.waitFor((r) => r.deliveries.some((d) => d.type === 'product.deleted'), 'product.deleted');
+    const of = (type: string) => receiver.deliveries.filter((d) => d.type === type).map((d) => d.data);
+    assert.deepEqual(of('product.deleted'), [{ id: 2 }]);
+    assert.deepEqual(of('order.deleted'), [{ id: 1 }]);
+    // Orders that held product 2 changed (their items lost it): each has its order.updated.
+    for (const order of of('order.updated'))
+      assert.ok(order.items.some((i: { product_id: number | null }) => i.product_id === null));
   });
 
   test('an import of more than 1,000 records sends import.completed alone', async (t) => {
