@@ -30,6 +30,7 @@ import securityHeaders from './plugins/security-headers.js';
 import serviceIndex from './plugins/service-index.js';
 import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
+import webhooks, { type WebhookOptions } from './plugins/webhooks.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
@@ -42,6 +43,8 @@ import { Plan } from './resources/plans/schemas.js';
 import { productRoutes } from './resources/products/routes.js';
 import { Product } from './resources/products/schemas.js';
 import { userRoutes } from './resources/users/routes.js';
+import { webhookRoutes } from './resources/webhooks/routes.js';
+import { WebhookEndpoint } from './resources/webhooks/schemas.js';
 import { User } from './resources/users/schemas.js';
 
 export interface AppOptions {
@@ -63,6 +66,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** the clock keys expire by, in unix seconds (tests control it; default: the system's) */
   now?: () => number;
+  /** webhooks: the delivery worker (serve runs it), the address rule, the retry clock */
+  webhooks?: WebhookOptions;
   /** CDN_MAX_AGE: public answers also carry CDN-Cache-Control with this lifetime, in seconds */
   cdnMaxAge?: number;
 }
@@ -91,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityHeaders);
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
   await app.register(health);
+  await app.register(webhooks, options.webhooks ?? {});
   await app.register(serviceIndex);
   await app.register(projectScope, { now: options.now });
   await app.register(rateLimit, {
@@ -108,7 +114,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key, WebhookEndpoint])
+    app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
@@ -120,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(userRoutes);
       await scope.register(orderRoutes);
       await scope.register(keyRoutes);
+      await scope.register(webhookRoutes);
       await scope.register(changeRoutes);
     },
     { prefix: PROJECT_ROUTES },

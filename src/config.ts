@@ -61,6 +61,8 @@ export interface Config {
   metricsToken?: string;
   /** seconds a CDN may serve a public answer before asking again (CDN_MAX_AGE; unset: no CDN-Cache-Control) */
   cdnMaxAge?: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhook endpoints may be loopback, private or link-local addresses */
+  webhookAllowPrivate: boolean;
   /** deletions stay in the change feed at least this many days (CHANGES_RETENTION_DAYS, default 30) */
   changesRetentionDays: number;
   rateLimit: RateLimitConfig;
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
+    webhookAllowPrivate: overrides.webhookAllowPrivate ?? env.WEBHOOK_ALLOW_PRIVATE === '1',
     changesRetentionDays: overrides.changesRetentionDays ?? changesRetentionDays(env),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),

@@ -4,7 +4,8 @@ import { bumpDataVersion } from '../db/data-version.js';
 import { HANDLE } from '../http/params.js';
 import { deleteRecords } from '../resources/deletion.js';
 import { PROJECT_ID, findProject } from '../resources/projects/repository.js';
-import { RESOURCES, resourceOfType } from '../resources/registry.js';
+import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
+import { enqueueBatchEvents } from '../webhooks/batch-events.js';
 import { CliError, parse, withStorage } from './context.js';
 
 // `storefront delete <project_id> <type> <id|handle>…`: what deletions in an import do
@@ -64,6 +65,18 @@ export async function deleteCommand(args: string[]): Promise<void> {
       );
       for (const id of ids) if (!existing.has(id)) missing.push(String(id));
       const done = await deleteRecords(trx, projectId, resource, [...existing]);
+      // Webhooks: a deletion sends import.completed and each changed record's event.
+      const { data_version } = await trx
+        .selectFrom('projects')
+        .select('data_version')
+        .where('id', '=', projectId)
+        .executeTakeFirstOrThrow();
+      const none = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
+      await enqueueBatchEvents(trx, projectId, {
+        counts: none,
+        deleted: { ...none, [resource.kind]: done.deleted },
+        versionBefore: data_version - 1,
+      });
       return { deleted: done.deleted, missing };
     });
   });

@@ -9,12 +9,14 @@ import { key } from './key.js';
 import { migrate } from './migrate.js';
 import { project } from './project.js';
 import { serve } from './serve.js';
+import { webhook } from './webhook.js';
 
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   serve,
   migrate,
   project,
   key,
+  webhook,
   import: importCommand,
   export: exportCommand,
   generate: generateCommand,
@@ -35,6 +37,13 @@ const ABOUT: Record<string, string> = {
   'key list': 'the keys of a project: id, label, scopes, created, expires, last used',
   'key revoke': 'the key stops working at once',
   'key roll': 'print a new key with the same label and scopes; the old one stops after --overlap',
+  'webhook create': 'send the events of a project to a URL; prints the endpoint id and its secret (shown once)',
+  'webhook list': 'the webhook endpoints of a project: id, URL, events, enabled or why not, created',
+  'webhook delete': 'stop sending to an endpoint, and forget its deliveries',
+  'webhook deliveries': "an endpoint's latest deliveries: message, type, status, attempts, last answer",
+  'webhook replay': 'send a message again to every endpoint it was for',
+  'webhook enable': 'send again to an endpoint that a 410 answer disabled',
+  'webhook roll-secret': 'print a new secret; the old one also signs during --overlap',
   import: "load a project's data from a .json or .ndjson file, all or nothing",
   delete: 'delete records by id or handle, with their cascades, all or nothing (as deletions in an import)',
   export: 'write the project as JSON in the import format to stdout',

@@ -7,6 +7,7 @@ import * as searchFolding from './migrations/004-search-folding.js';
 import * as scopedKeys from './migrations/007-scoped-keys.js';
 import * as changes from './migrations/008-changes.js';
 import * as productCounts from './migrations/009-product-counts.js';
+import * as webhooks from './migrations/010-webhooks.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '007-scoped-keys': scopedKeys,
   '008-changes': changes,
   '009-product-counts': productCounts,
+  '010-webhooks': webhooks,
 };
 
 /** Every migration's name, in the order they apply. */

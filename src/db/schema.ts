@@ -161,6 +161,60 @@ export interface IdempotencyKeyTable {
   expires_at: number;
 }
 
+/** Where a project's events go (migration 010; docs/API.md, "Webhooks"). */
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  project_id: string;
+  url: string;
+  /** the event types sent, space-separated; empty: every type */
+  events: string;
+  /** whsec_…: signs every delivery */
+  secret: string;
+  /** during a secret roll: the old secret, which also signs until previous_secret_until */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  /** unix seconds; set when a receiver answered 410 (deliveries wait until it is enabled) */
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  created_at: number;
+}
+
+/** One event, its body exactly as sent; the id is the webhook-id header. */
+export interface WebhookMessageTable {
+  id: string;
+  project_id: string;
+  type: string;
+  payload: string;
+  created_at: number;
+}
+
+/** A message for one endpoint. Times in milliseconds: the worker's schedule and leases. */
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  message_id: string;
+  endpoint_id: number;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  /** the process delivering it now, until lease_until: no other process claims it meanwhile */
+  lease_owner: string | null;
+  lease_until: number | null;
+  /** unix seconds when it succeeded or failed for good */
+  finished_at: number | null;
+}
+
+export interface WebhookAttemptTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: number;
+  /** the receiver's HTTP status; null when there was no answer (refused, timed out) */
+  status: number | null;
+  duration_ms: number;
+  /** the first 1 KiB of the answer's body */
+  response: Generated<string>;
+  error: string | null;
+}
+
 /** The change log (migration 008, src/changes/): one row per changed record, its latest change. */
 export interface ChangeTable {
   project_id: string;
@@ -187,5 +241,9 @@ export interface Database {
   orders: OrderTable;
   order_items: OrderItemTable;
   idempotency_keys: IdempotencyKeyTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_messages: WebhookMessageTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
   changes: ChangeTable;
 }

@@ -8,6 +8,8 @@ import { refreshStatistics } from '../db/statistics.js';
 import { type Kind, RESOURCES, RESOURCE_TABLES, resourceOfType } from '../resources/registry.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
 import { ImportSession, type PlaceFormat } from './session.js';
+import { enqueueBatchEvents } from '../webhooks/batch-events.js';
+import { wakeDelivery } from '../webhooks/outbox.js';
 
 // `storefront import <file>`: a JSON document or an NDJSON stream, all or nothing. The whole
 // import is one transaction; any invalid record rolls it back and every problem is listed
@@ -170,9 +172,15 @@ async function inTransaction(
         session.problemCount,
       );
     }
+    await enqueueBatchEvents(trx, session.projectId, {
+      counts: session.counts,
+      deleted: session.deleted,
+      versionBefore: session.versionBefore,
+    });
     return { projectId: session.projectId, counts: session.counts, deleted: session.deleted };
   });
   // Once committed: the planner knows the new sizes before the first request after it.
   await refreshStatistics(db, RESOURCE_TABLES);
+  wakeDelivery();
   return summary;
 }

@@ -82,6 +82,9 @@ export class ImportSession {
     return this.project?.id;
   }
 
+  /** the project's data_version before this import; undefined when the import creates it */
+  versionBefore?: number;
+
   get ok(): boolean {
     return this.problemCount === 0;
   }
@@ -114,9 +117,11 @@ export class ImportSession {
     await bumpDataVersion(this.trx, this.project.id);
     const stored = await this.trx
       .selectFrom('projects')
-      .select('currency')
+      .select(['currency', 'data_version'])
       .where('id', '=', this.project.id)
       .executeTakeFirst();
+    // Where the change feed stood before this import (less the bump above): import.completed's cursor.
+    this.versionBefore = stored && stored.data_version - 1;
     await upsertProject(this.trx, this.project);
     // Every product shows the project's currency: all of them changed.
     if (stored && stored.currency !== this.project.currency)

@@ -6,6 +6,7 @@ import type { Scope } from '../keys/scopes.js';
 import type { Project } from '../resources/projects/repository.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import type { Metrics } from './metrics.js';
+import type { Webhooks } from './webhooks.js';
 
 // What the plugins add to Fastify's own types, in one place: the decorations each plugin
 // makes, and the route options the pipeline reads. The plugin that sets each is named.
@@ -22,6 +23,8 @@ declare module 'fastify' {
     metrics: Metrics;
     /** the key check, answered from memory while the project's keys_version holds (project-scope.ts) */
     keys: KeyChecker;
+    /** the webhook address rule, clock and delivery worker (webhooks.ts) */
+    webhooks: Webhooks;
     /** the methods each route path serves, collected as routes are added (method-not-allowed.ts) */
     servedMethods: ReadonlyMap<string, ReadonlySet<string>>;
   }

@@ -117,9 +117,13 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
     // The document's key_id example is the demo's key, which the walk itself uses: revoking it
     // would end the walk. As a contract runner's hook would, revokeKey gets the id of the key
     // that createKey (earlier in the walk) made instead; rollKey keeps the example (the old
-    // key goes on working through the overlap).
-    const calls = callsFromExamples(document);
-    assert.equal(calls.length, 17);
+    // key goes on working through the overlap). Deleting the webhook endpoint the walk made
+    // would leave the next webhook calls nothing to work on, and a message to replay exists
+    // only once a change was delivered: those two are checked by their own suite
+    // (test/webhooks/), through the app builder.
+    const skipped = ['deleteWebhook', 'replayWebhookMessage'];
+    const calls = callsFromExamples(document).filter((c) => !skipped.includes(c.operationId));
+    assert.equal(calls.length, 21);
     assert.ok(
       calls.findIndex((c) => c.operationId === 'createKey') < calls.findIndex((c) => c.operationId === 'revokeKey'),
     );

@@ -139,7 +139,18 @@ describe('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
       [],
       db.url,
     );
-    const global = new Set(['projects', 'api_keys', 'kysely_migration', 'kysely_migration_lock']);
+    // The webhook tables are global too: endpoint and message ids are unique across the
+    // service, like key ids (`webhook delete <endpoint_id>` names no project).
+    const global = new Set([
+      'projects',
+      'api_keys',
+      'kysely_migration',
+      'kysely_migration_lock',
+      'webhook_endpoints',
+      'webhook_messages',
+      'webhook_deliveries',
+      'webhook_attempts',
+    ]);
     const projectTables = keys.rows.filter((r) => !global.has(r.table_name));
     assert.ok(projectTables.length >= 9);
     for (const r of projectTables) assert.match(r.columns, /^project_id,/, `${r.table_name} is keyed (${r.columns})`);

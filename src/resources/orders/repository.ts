@@ -4,7 +4,8 @@ import { recordChanges } from '../../changes/record.js';
 import { bumpDataVersion } from '../../db/data-version.js';
 import type { Database } from '../../db/schema.js';
 import { forUpdate } from '../../db/dialect.js';
-import { type OrderItemRow, type OrderRow, emailKey } from './present.js';
+import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
+import { type OrderItemRow, type OrderRow, emailKey, presentOrder } from './present.js';
 import type { OrderUpdate } from './schemas.js';
 
 export interface OrderFilter {
@@ -111,7 +112,7 @@ export async function updateOrder(
   changes: OrderUpdate,
   check?: (trx: Kysely<Database>, current: OrderRow) => Promise<void>,
 ): Promise<{ row: OrderRow; items: OrderItemRow[] } | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     // First, so that the project row is locked before the order row, as every writer does;
     // cached order totals (src/cache/count-cache.ts) are keyed by this version.
     await bumpDataVersion(trx, projectId);
@@ -129,9 +130,14 @@ export async function updateOrder(
 
     await trx.updateTable('orders').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
     await recordChanges(trx, projectId, [{ type: 'order', id, action: 'upsert' }]);
-    const items = await itemsOf(trx, projectId, [id]);
-    return { row: { ...current, ...set }, items: items.get(id) ?? [] };
+    const items = (await itemsOf(trx, projectId, [id])).get(id) ?? [];
+    const row = { ...current, ...set };
+    // In this transaction: the event commits with the change (src/webhooks/outbox.ts).
+    await enqueueEvents(trx, projectId, [{ type: 'order.updated', data: presentOrder(row, items) }]);
+    return { row, items };
   });
+  wakeDelivery();
+  return updated;
 }
 
 /** `true`, `"true"` → 1; `false`, `"false"` → 0 (the schema lets nothing else through). */

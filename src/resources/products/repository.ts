@@ -7,8 +7,9 @@ import { forUpdate, isPostgres } from '../../db/dialect.js';
 import { containsCondition, searchCondition } from '../../db/search-index.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
+import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
 import { keptCount } from './counts.js';
-import { type ProductRow, foldCase, nameKey, searchText } from './present.js';
+import { type ProductRow, foldCase, nameKey, presentProduct, searchText } from './present.js';
 import type { OrderClause, ProductUpdate } from './schemas.js';
 
 export interface ProductFilter {
@@ -240,7 +241,7 @@ export async function updateProduct(
   changes: ProductUpdate,
   check?: (trx: Kysely<Database>, current: ProductRow) => Promise<void>,
 ): Promise<ProductRow | undefined> {
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     // First, so that the project row is locked before the product row, as every writer does.
     await bumpDataVersion(trx, projectId);
     let q = trx.selectFrom('products').selectAll().where('project_id', '=', projectId);
@@ -282,6 +283,20 @@ export async function updateProduct(
       .where('id', '=', current.id)
       .execute();
     await recordChanges(trx, projectId, [{ type: 'product', id: current.id, action: 'upsert' }]);
-    return { ...current, ...set };
+    const row = { ...current, ...set };
+    // In this transaction: the event commits with the change (src/webhooks/outbox.ts). The
+    // product is presented only when an endpoint listens.
+    await enqueueEvents(trx, projectId, async () => {
+      const { currency } = await trx
+        .selectFrom('projects')
+        .select('currency')
+        .where('id', '=', projectId)
+        .executeTakeFirstOrThrow();
+      const categories = (await categoryIdsOf(trx, projectId, [row.id])).get(row.id) ?? [];
+      return [{ type: 'product.updated', data: presentProduct(row, currency, categories) }];
+    });
+    return row;
   });
+  wakeDelivery();
+  return updated;
 }

@@ -1,0 +1,188 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ApiError, invalid } from '../../errors.js';
+import { parseId } from '../../http/params.js';
+import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
+import { AddressRefused, checkEndpointUrl } from '../../webhooks/address-guard.js';
+import {
+  TooManyEndpoints,
+  createEndpoint,
+  deleteEndpoint,
+  enableEndpoint,
+  findEndpoint,
+  listDeliveries,
+  listEndpoints,
+  replayMessage,
+  rollSecret,
+} from '../../webhooks/endpoints.js';
+import {
+  CreatedWebhookEndpoint,
+  DeletedWebhookEndpoint,
+  MessageParams,
+  WebhookCreate,
+  WebhookDeliveryList,
+  WebhookEndpointList,
+  WebhookParams,
+  WebhookReplay,
+  WebhookRoll,
+} from './schemas.js';
+
+// The project's webhook endpoints over HTTP, for a key with webhooks:manage (docs/API.md,
+// "Webhooks"). Every query names the path's project, so another project's endpoint or
+// message is a 404 like an unknown one. Create and roll-secret answer with a secret, so they
+// refuse an Idempotency-Key (its answer would be stored).
+
+const manage = { auth: 'key', scope: 'webhooks:manage' } as const;
+const tags = ['webhooks'];
+const EndpointRef = { $ref: 'WebhookEndpoint' } as const;
+
+export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const seconds = () => Math.floor(app.webhooks.now() / 1000);
+
+  app.get('/webhooks/', {
+    config: manage,
+    schema: {
+      operationId: 'listWebhooks',
+      summary: "List the project's webhook endpoints",
+      description: 'Every endpoint, by id, enabled or not; never a secret.',
+      tags,
+      params: ProjectParams,
+      querystring: EmptyQuery,
+      response: { 200: WebhookEndpointList, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => ({ data: await listEndpoints(app.storage.db, request.project.id, seconds()) }),
+  });
+
+  app.post('/webhooks/', {
+    config: { ...manage, answerHoldsSecret: true },
+    schema: {
+      operationId: 'createWebhook',
+      summary: 'Create a webhook endpoint',
+      description:
+        'Events of the project are POSTed to the URL, signed as Standard Webhooks says. The answer holds the signing secret, shown this once.',
+      tags,
+      params: ProjectParams,
+      querystring: EmptyQuery,
+      body: WebhookCreate,
+      response: { 201: CreatedWebhookEndpoint, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+    },
+    handler: async (request, reply) => {
+      const { url, events } = request.body;
+      try {
+        await checkEndpointUrl(url, app.webhooks.allowPrivate);
+      } catch (e) {
+        if (e instanceof AddressRefused) throw invalid('url', e.message);
+        throw e;
+      }
+      try {
+        const made = await createEndpoint(app.storage.db, request.project.id, url, events, seconds());
+        reply.code(201);
+        return { ...made.info, secret: made.secret };
+      } catch (e) {
+        if (e instanceof TooManyEndpoints) throw new ApiError(409, e.message);
+        throw e;
+      }
+    },
+  });
+
+  app.delete('/webhooks/:endpoint_id', {
+    config: manage,
+    schema: {
+      operationId: 'deleteWebhook',
+      summary: 'Delete a webhook endpoint',
+      description: 'Nothing more is sent to it; its deliveries and their attempts are removed.',
+      tags,
+      params: WebhookParams,
+      querystring: EmptyQuery,
+      response: { 200: DeletedWebhookEndpoint, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => {
+      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
+      if (!(await deleteEndpoint(app.storage.db, id, request.project.id)))
+        throw new ApiError(404, `webhook endpoint ${id} not found`);
+      return { id, deleted: true as const };
+    },
+  });
+
+  app.post('/webhooks/:endpoint_id/enable', {
+    config: manage,
+    schema: {
+      operationId: 'enableWebhook',
+      summary: 'Enable a webhook endpoint',
+      description:
+        'After a receiver answered 410 the endpoint is disabled and its deliveries wait; this sends them again. Takes no body.',
+      tags,
+      params: WebhookParams,
+      querystring: EmptyQuery,
+      response: { 200: EndpointRef, ...errorResponses(400, 401, 403, 404, 413, 415) },
+    },
+    handler: async (request) => {
+      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
+      const info = await enableEndpoint(app.storage.db, id, seconds(), request.project.id);
+      if (!info) throw new ApiError(404, `webhook endpoint ${id} not found`);
+      return info;
+    },
+  });
+
+  app.post('/webhooks/:endpoint_id/roll-secret', {
+    config: { ...manage, answerHoldsSecret: true },
+    schema: {
+      operationId: 'rollWebhookSecret',
+      summary: "Roll a webhook endpoint's secret",
+      description:
+        'A new secret; for overlap_seconds every delivery carries two signatures, by the new and the old secret, so the receiver can switch at its own pace. The answer holds the new secret, shown this once.',
+      tags,
+      params: WebhookParams,
+      querystring: EmptyQuery,
+      body: WebhookRoll,
+      response: { 201: CreatedWebhookEndpoint, ...errorResponses(400, 401, 403, 404, 413, 415) },
+    },
+    handler: async (request, reply) => {
+      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
+      const rolled = await rollSecret(app.storage.db, id, request.body.overlap_seconds, seconds(), request.project.id);
+      if (!rolled) throw new ApiError(404, `webhook endpoint ${id} not found`);
+      reply.code(201);
+      return { ...rolled.info, secret: rolled.secret };
+    },
+  });
+
+  app.get('/webhooks/:endpoint_id/deliveries', {
+    config: manage,
+    schema: {
+      operationId: 'listWebhookDeliveries',
+      summary: "A webhook endpoint's deliveries",
+      description: 'The latest 100 deliveries, newest first, each with every attempt: time, status, duration, answer.',
+      tags,
+      params: WebhookParams,
+      querystring: EmptyQuery,
+      response: { 200: WebhookDeliveryList, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => {
+      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
+      if (!(await findEndpoint(app.storage.db, id, request.project.id)))
+        throw new ApiError(404, `webhook endpoint ${id} not found`);
+      return { data: await listDeliveries(app.storage.db, id) };
+    },
+  });
+
+  app.post('/webhooks/messages/:message_id/replay', {
+    config: manage,
+    schema: {
+      operationId: 'replayWebhookMessage',
+      summary: 'Send a message again',
+      description:
+        'Every endpoint the message was for gets it again (same webhook-id), with a fresh retry schedule; succeeded and failed deliveries alike. Takes no body.',
+      tags,
+      params: MessageParams,
+      querystring: EmptyQuery,
+      response: { 200: WebhookReplay, ...errorResponses(400, 401, 403, 404, 413, 415) },
+    },
+    handler: async (request) => {
+      const { message_id: messageId } = request.params;
+      const endpoints = await replayMessage(app.storage.db, messageId, app.webhooks.now(), request.project.id);
+      if (!endpoints) throw new ApiError(404, `message ${messageId} not found (or no longer kept)`);
+      return { message_id: messageId, endpoints };
+    },
+  });
+}
