@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ImportError, importDocument } from '../../src/import/import.js';
+import type { ImportError } from '../../src/import/import.js';
+import { importDocument } from '../../src/import/import.js';
 import { eachBackend } from '../support/each-backend.js';
 import { call } from '../support/request.js';
 import { shopApp } from '../support/shop-app.js';
