@@ -47,3 +47,33 @@ export interface Paged<T> {
 export interface PlanList {
   data: Plan[];
 }
+
+/** What the change feed (`GET /changes/`) reports on: one record type each. */
+export type ChangeType = 'product' | 'category' | 'plan' | 'user' | 'order';
+
+/** A category as the change feed gives it: flat, the tree following from `parent_id`. */
+export type FeedCategory = Omit<Category, 'subcategories'>;
+
+/** The record each type of change carries. */
+export interface ChangeRecords {
+  product: Product;
+  category: FeedCategory;
+  plan: Plan;
+  user: User;
+  order: Order;
+}
+
+/** One entry of the feed: the record's state when the answer was made, or its deletion. */
+export type Change = {
+  [T in ChangeType]:
+    | { type: T; id: number; action: 'upsert'; record: ChangeRecords[T]; changed_at: number }
+    | { type: T; id: number; action: 'delete'; record: null; changed_at: number };
+}[ChangeType];
+
+/** One answer of `GET /changes/`. */
+export interface ChangesPage {
+  data: Change[];
+  /** where the next call starts; always present */
+  next: string;
+  has_more: boolean;
+}
