@@ -19,7 +19,7 @@ function scriptedFeed(pages: Record<string, Page>, gone: string[] = []) {
     baseUrl: 'http://feed.example',
     projectId: 'shop',
     fetch: async (input) => {
-      const url = new URL(String(input));
+      const url = new URL(input instanceof Request ? input.url : input);
       urls.push(url);
       const since = url.searchParams.get('since') ?? '';
       if (gone.includes(since)) {
@@ -61,7 +61,10 @@ test('changes() follows next until has_more is false, and its cursor is the last
   assert.equal(feed.cursor, 'b');
   assert.deepEqual(
     urls.map((u) => u.search),
-    ['?limit=2&types=product%2Ccategory&fetch_hidden=true', '?since=a&limit=2&types=product%2Ccategory&fetch_hidden=true'],
+    [
+      '?limit=2&types=product%2Ccategory&fetch_hidden=true',
+      '?since=a&limit=2&types=product%2Ccategory&fetch_hidden=true',
+    ],
   );
   // Iterated again later, the same feed polls from where it stopped.
   for await (const change of feed) assert.fail(`nothing new, got ${change.id}`);
@@ -160,7 +163,10 @@ test('syncFile() keeps the mirror and its cursor in one file, and starts over wh
   const first = await syncFile(client, path, { types: ['product'] });
   assert.deepEqual([first.added.length, first.cursor, first.mirror.size], [1, 'a', 1]);
   const second = await syncFile(client, path, { types: ['product'] });
-  assert.deepEqual([second.added.map((c) => c.id), second.cursor, [...second.mirror.keys()]], [[2], 'b', ['product:1', 'product:2']]);
+  assert.deepEqual(
+    [second.added.map((c) => c.id), second.cursor, [...second.mirror.keys()]],
+    [[2], 'b', ['product:1', 'product:2']],
+  );
   const stored = JSON.parse(await readFile(path, 'utf8'));
   assert.deepEqual([stored.cursor, Object.keys(stored.records)], ['b', ['product:1', 'product:2']]);
 

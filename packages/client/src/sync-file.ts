@@ -28,9 +28,15 @@ export async function syncFile(
   const fetchHidden = options.fetchHidden === true;
   const stored = await read(path);
   const usable = stored && JSON.stringify(stored.types) === JSON.stringify(types) && stored.fetchHidden === fetchHidden;
-  const mirror: Mirror = usable ? new Map(Object.entries(stored.records) as [MirrorKey, never][]) : new Map();
+  const mirror: Mirror = new Map(usable ? (Object.entries(stored.records) as [MirrorKey, never][]) : []);
   const result = await client.sync(mirror, { ...options, since: usable ? stored.cursor : undefined });
-  const file: MirrorFile = { version: 1, types, fetchHidden, cursor: result.cursor, records: Object.fromEntries(mirror) };
+  const file: MirrorFile = {
+    version: 1,
+    types,
+    fetchHidden,
+    cursor: result.cursor,
+    records: Object.fromEntries(mirror),
+  };
   const temp = `${path}.${process.pid}.tmp`;
   await writeFile(temp, JSON.stringify(file));
   await rename(temp, path);
@@ -51,7 +57,13 @@ async function read(path: string): Promise<MirrorFile | undefined> {
   } catch {
     // reported below
   }
-  if (!file || file.version !== 1 || typeof file.cursor !== 'string' || typeof file.records !== 'object' || !file.records) {
+  if (
+    !file ||
+    file.version !== 1 ||
+    typeof file.cursor !== 'string' ||
+    typeof file.records !== 'object' ||
+    !file.records
+  ) {
     throw new Error(`${path} is not a mirror written by syncFile(); delete it to start over`);
   }
   return file as MirrorFile;

@@ -91,7 +91,10 @@ export async function syncMirror(api: Api, mirror: Mirror, options: SyncOptions 
   }
 }
 
-function netEffect(mirror: Mirror, touched: Map<MirrorKey, Touched>): Pick<SyncResult, 'added' | 'changed' | 'removed'> {
+function netEffect(
+  mirror: Mirror,
+  touched: Map<MirrorKey, Touched>,
+): Pick<SyncResult, 'added' | 'changed' | 'removed'> {
   const added: SyncAdded[] = [];
   const changed: SyncChanged[] = [];
   const removed: SyncRemoved[] = [];
