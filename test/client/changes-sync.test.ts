@@ -56,7 +56,11 @@ eachBackend('client sync against the change feed', (backend) => {
     await importDocument(storage.db, {
       project: { id: SHOP, name: 'Shop', currency: 'EUR' },
       categories: [{ id: 7, handle: 'new', name: 'New', parent_id: 4 }],
-      products: [{ ...golf, show_in_store: false }, { id: 5, deleted: true }, { name: 'Fig', price: 50 }],
+      products: [
+        { ...golf, show_in_store: false },
+        { id: 5, deleted: true },
+        { name: 'Fig', price: 50 },
+      ],
     });
     const second = await client.sync(mirror, { since: first.cursor, types });
     const summary = (changes: { type: string; id: number }[]) => changes.map((c) => `${c.type}:${c.id}`).sort();
@@ -84,23 +88,7 @@ eachBackend('client sync against the change feed', (backend) => {
     const mirror: Mirror = new Map([['product:99', { id: 99 } as never]]);
     const result = await other.sync(mirror, { since: shopFeed.cursor, types: ['product'] });
     assert.equal(result.resynced, true);
-    assert.deepEqual(
-      [result.added.map((c) => c.id), result.removed.map((c) => c.id)],
-      [[1], [99]],
-    );
+    assert.deepEqual([result.added.map((c) => c.id), result.removed.map((c) => c.id)], [[1], [99]]);
     assert.deepEqual(byId(recordsOf(mirror, 'product')), byId((await lists(other)).products));
-  });
-});
-    const mirror: Mirror = new Map([['product:99', { id: 99 } as never]]);
-    // A cursor far in this project's future: the feed answers 410 (another history).
-    const future = Buffer.from('999999').toString('base64url');
-    const result = await client.sync(mirror, { since: future, types: ['product'] });
-    assert.equal(result.resynced, true);
-    assert.deepEqual(
-      result.removed.map((c) => c.id),
-      [99],
-    );
-    assert.equal(result.added.length, 6);
-    assert.deepEqual(byId(recordsOf(mirror, 'product')), byId((await lists(client)).products));
   });
 });
