@@ -30,7 +30,8 @@ import serviceIndex from './plugins/service-index.js';
 import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
 import { categoryRoutes } from './resources/categories/routes.js';
-import { Category } from './resources/categories/schemas.js';
+import { Category, FeedCategory } from './resources/categories/schemas.js';
+import { changeRoutes } from './resources/changes/routes.js';
 import { keyRoutes } from './resources/keys/routes.js';
 import { Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
@@ -102,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, Plan, User, Order, Key]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key]) app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
@@ -114,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(userRoutes);
       await scope.register(orderRoutes);
       await scope.register(keyRoutes);
+      await scope.register(changeRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );

@@ -52,6 +52,8 @@ export interface Config {
   metricsToken?: string;
   /** seconds a CDN may serve a public answer before asking again (CDN_MAX_AGE; unset: no CDN-Cache-Control) */
   cdnMaxAge?: number;
+  /** deletions stay in the change feed at least this many days (CHANGES_RETENTION_DAYS, default 30) */
+  changesRetentionDays: number;
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
   caches: CacheConfig;
@@ -99,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
+    changesRetentionDays: overrides.changesRetentionDays ?? changesRetentionDays(env),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
       addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),
@@ -143,6 +146,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   config.limits = Object.freeze({ ...config.limits });
   config.caches = Object.freeze({ ...config.caches });
   return Object.freeze(config);
+}
+
+export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
+
+/**
+ * CHANGES_RETENTION_DAYS: how long the change feed keeps deletions (src/changes/retention.ts).
+ * Read on its own too, by the CLI commands that delete (import, delete), which need no more.
+ */
+export function changesRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.CHANGES_RETENTION_DAYS;
+  if (value === undefined || value === '') return DEFAULT_CHANGES_RETENTION_DAYS;
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 36_500)
+    throw new ConfigError(`CHANGES_RETENTION_DAYS must be a whole number of days from 1 to 36500, got "${value}"`);
+  return Number(value);
 }
 
 export function parsePort(value: string): number {

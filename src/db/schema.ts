@@ -13,6 +13,8 @@ export interface ProjectTable {
   data_version: Generated<number>;
   /** bumped with every change to the project's keys: the key cache's version (migration 007) */
   keys_version: Generated<number>;
+  /** the highest seq of a deletion purged from the change log: older cursors are gone (migration 008) */
+  changes_floor: Generated<number>;
 }
 
 export interface ApiKeyTable {
@@ -150,6 +152,18 @@ export interface IdempotencyKeyTable {
   expires_at: number;
 }
 
+/** The change log (migration 008, src/changes/): one row per changed record, its latest change. */
+export interface ChangeTable {
+  project_id: string;
+  /** the record's type as the feed names it: product, category, plan, user, order */
+  type: string;
+  id: number;
+  /** the project's data_version of the transaction that made the change: commit order */
+  seq: number;
+  action: 'upsert' | 'delete';
+  changed_at: number;
+}
+
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
@@ -163,4 +177,5 @@ export interface Database {
   orders: OrderTable;
   order_items: OrderItemTable;
   idempotency_keys: IdempotencyKeyTable;
+  changes: ChangeTable;
 }

@@ -50,8 +50,9 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   if (response[401]) {
     response[401] = withHeaders(response[401] as Schema, { 'WWW-Authenticate': { type: 'string', const: 'Bearer' } });
   }
-  if (config.scope) {
-    response[403] ??= errorRef(403, `the API key lacks the scope ${config.scope}`);
+  const scopes: readonly string[] = config.scope === undefined ? [] : typeof config.scope === 'string' ? [config.scope] : config.scope;
+  if (scopes.length) {
+    response[403] ??= errorRef(403, `the API key lacks the scope ${scopes.join(' or ')}`);
   }
   response[429] ??= withHeaders(errorRef(429, 'too many requests from this address or key; wait Retry-After seconds'), {
     'Retry-After': { type: 'string', description: 'seconds until the budget refills' },
@@ -68,10 +69,12 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   if (route.method === 'POST' && config.auth === 'key' && !config.answerHoldsSecret)
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'idempotency-key': IDEMPOTENCY_KEY });
   // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope.
-  const bearer = { bearerAuth: config.scope ? [config.scope] : [] };
+  const bearer = { bearerAuth: scopes.slice(0, 1) };
   if (config.auth === 'key') out.security = [bearer];
   // An empty requirement makes the key optional: it is needed only with fetch_hidden=true.
   else if (config.auth === 'fetch_hidden') out.security = [{}, bearer];
+  // Optional, and then one scope per thing asked (the change feed: fetch_hidden first, then types).
+  else if (config.auth === 'asked') out.security = [{}, ...scopes.map((s) => ({ bearerAuth: [s] }))];
   // Public: said outright, so that no viewer draws a padlock on it.
   else out.security = [];
   return { schema: out as FastifySchema, url };

@@ -28,5 +28,5 @@ export function resourceOf(kind: Kind): ResourceDescriptor {
 
 /** The resource of an NDJSON line's `type` ("product"), if there is one. */
 export function resourceOfType(type: string): ResourceDescriptor | undefined {
-  return byType.get(type);
+  return byType.get(type as ResourceDescriptor['type']);
 }

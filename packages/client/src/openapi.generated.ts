@@ -39,6 +39,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/projects/{project_id}/changes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow every change: records written, hidden and deleted, in commit order
+         * @description Start without `since`, apply every entry (upsert: store the record; delete: drop it), ask again with `next` while `has_more` is true, then poll with `next`. The records kept then equal what the lists show, whatever writes happen in between. A `since` older than the deletions kept (CHANGES_RETENTION_DAYS, default 30) is 410 gone: start again without it.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/{project_id}/keys/": {
         parameters: {
             query?: never;
@@ -278,6 +298,13 @@ export interface components {
                 more_details?: number;
                 status: number;
             };
+        };
+        /** @description A category as the change feed gives it: without subcategories (each is its own entry); the tree follows from parent_id. */
+        FeedCategory: {
+            handle: string;
+            id: number;
+            name: string;
+            parent_id: number | null;
         };
         /** @description An API key, without its secret. */
         Key: {
@@ -551,6 +578,205 @@ export interface operations {
             };
             /** @description not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description seconds until the budget refills */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected failure; the message never carries details */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: storage is unreachable; try again shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description true: hidden products too; needs an API key
+                 * @example false
+                 */
+                fetch_hidden?: boolean;
+                /**
+                 * @description most entries in this answer, default 100
+                 * @example 100
+                 */
+                limit?: number;
+                /**
+                 * @description a cursor: the `next` of an earlier answer; leave it out to start from the beginning
+                 * @example NDI
+                 */
+                since?: string;
+                /**
+                 * @description comma-separated from category, product, plan, user, order; default product,category,plan. user and order need a key with users:read / orders:read
+                 * @example product,category,plan
+                 */
+                types?: string;
+            };
+            header?: {
+                /**
+                 * @description an ETag from an earlier answer: 304 when it still matches
+                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description entity tag of this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "product",
+                     *           "id": 12,
+                     *           "action": "upsert",
+                     *           "record": {
+                     *             "id": 12,
+                     *             "handle": "linen-shirt",
+                     *             "name": "Linen shirt",
+                     *             "description": "Light and cool.",
+                     *             "sku": "LS-01",
+                     *             "price": 4900,
+                     *             "currency": "USD",
+                     *             "inventory_type": "advanced",
+                     *             "in_stock": true,
+                     *             "stock_quantity": 7,
+                     *             "show_in_store": true,
+                     *             "custom_sort": 0,
+                     *             "category_ids": [
+                     *               3,
+                     *               5
+                     *             ],
+                     *             "images": [],
+                     *             "created_at": 1763700000,
+                     *             "updated_at": 1763710000
+                     *           },
+                     *           "changed_at": 1763710000
+                     *         },
+                     *         {
+                     *           "type": "product",
+                     *           "id": 13,
+                     *           "action": "delete",
+                     *           "record": null,
+                     *           "changed_at": 1763710005
+                     *         }
+                     *       ],
+                     *       "next": "NDI",
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description in commit order; each record at most once */
+                        data: {
+                            /**
+                             * @description upsert: the record as it is now; delete: the record is gone for this reader
+                             * @enum {unknown}
+                             */
+                            action: "upsert" | "delete";
+                            /** @description unix seconds */
+                            changed_at: number;
+                            id: number;
+                            /** @description the record as the lists show it (a category without subcategories); null for a delete */
+                            record: components["schemas"]["Product"] | components["schemas"]["FeedCategory"] | components["schemas"]["Plan"] | components["schemas"]["User"] | components["schemas"]["Order"] | null;
+                            /** @enum {unknown} */
+                            type: "category" | "product" | "plan" | "user" | "order";
+                        }[];
+                        /** @description true: ask again with next at once; false: poll with next later */
+                        has_more: boolean;
+                        /** @description the cursor to ask with next: after this page, or (has_more false) after everything committed when this answer was made */
+                        next: string;
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the API key lacks the scope products:read_hidden or users:read or orders:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,7 @@
 import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
+import { deleteProducts } from './delete.js';
+import { productsForFeed } from './feed.js';
 import { productRecord } from './present.js';
 import { ProductRecord } from './record.js';
 import { checkProductReferences } from './references.js';
@@ -13,6 +15,8 @@ export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   handles: true,
   children: [{ table: 'product_categories', parent: 'product_id' }],
   check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
+  presentForFeed: productsForFeed,
+  deleteRecords: deleteProducts,
   toRows: productRows,
   checkReferences: checkProductReferences,
   exportPage: (db, projectId, after, limit) =>

@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { CountScope } from '../../cache/count-cache.js';
+import { recordChanges } from '../../changes/record.js';
 import { bumpDataVersion } from '../../db/data-version.js';
 import { forUpdate, isPostgres } from '../../db/dialect.js';
 import { searchCondition } from '../../db/search-index.js';
@@ -232,6 +233,7 @@ export async function updateProduct(
       .where('project_id', '=', projectId)
       .where('id', '=', current.id)
       .execute();
+    await recordChanges(trx, projectId, [{ type: 'product', id: current.id, action: 'upsert' }]);
     return { ...current, ...set };
   });
 }
