@@ -59,7 +59,7 @@ eachBackend('client sync against the change feed', (backend) => {
       products: [
         { ...golf, show_in_store: false },
         { id: 5, deleted: true },
-        { name: 'Fig', price: 50 },
+        { handle: 'fig', name: 'Fig', price: 50 },
       ],
     });
     const second = await client.sync(mirror, { since: first.cursor, types });

@@ -1,6 +1,6 @@
 import type { Api } from './api.js';
 import { queryString } from './query.js';
-import type { Change, ChangeType, ChangesPage } from './records.js';
+import type { Change, ChangeType, ChangesPage, ChangesQuery } from './records.js';
 
 // client.changes(): the change feed (`GET /changes/`) as an async iterator that follows
 // `next` until `has_more` is false. Its `cursor` is where the next read starts: kept between
@@ -50,7 +50,7 @@ export function changeFeed(api: Api, options: ChangesOptions = {}): ChangeFeed {
   let cursor = options.since;
   async function* pages() {
     for (;;) {
-      const query = { since: cursor, limit, types: types?.join(','), fetch_hidden: fetchHidden || undefined };
+      const query: ChangesQuery = { since: cursor, limit, types: types?.join(','), fetch_hidden: fetchHidden || undefined };
       const page = await api<ChangesPage>(`/changes/${queryString(query)}`, { signal });
       yield page;
       cursor = page.next;
