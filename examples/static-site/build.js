@@ -5,7 +5,8 @@
 // each later run reads only what changed since (its cursor and records are kept in the state
 // file beside the site) and rewrites only the pages those changes touch. See README.md.
 //   node examples/static-site/build.js [out-dir] [--full]
-import { access, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { access, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createClient, recordsOf } from 'storefront-api/client';
@@ -34,29 +35,40 @@ const client = createClient({
 // Without the state file, or the site it describes, everything is rendered again.
 if (full || !(await exists(join(outDir, 'index.html')))) await rm(stateFile, { force: true });
 const firstRun = !(await exists(stateFile));
-const sync = await syncFile(client, stateFile, { types: ['product', 'category'] });
+const sync = await syncFile(client, stateFile, { types: ['product', 'category'] }).catch((error) => {
+  // The API unreachable or refusing: one line that says why, not a stack.
+  console.error(`static-site: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 const catalog = new Catalog(recordsOf(sync.mirror, 'product'), recordsOf(sync.mirror, 'category'));
 const rebuildAll = firstRun || sync.resynced;
 
 let written = 0;
+/** @type {Set<string>} folders made by this run */
+const made = new Set();
+// Synchronous: a build has nothing else to do meanwhile, and a removal made before a write
+// (a page whose handle moved to another product) is certainly done before it.
 /** @param {string} path @param {string} text */
-const write = async (path, text) => {
-  await mkdir(dirname(join(outDir, path)), { recursive: true });
-  await writeFile(join(outDir, path), text);
+const write = (path, text) => {
+  const file = join(outDir, path);
+  if (!made.has(dirname(file))) {
+    made.add(dirname(file));
+    mkdirSync(dirname(file), { recursive: true });
+  }
+  writeFileSync(file, text);
   written++;
 };
 
 if (rebuildAll) {
   // From nothing (or after a 410): every page, into folders emptied of earlier builds' pages.
   await Promise.all(['products', 'categories'].map((dir) => rm(join(outDir, dir), { recursive: true, force: true })));
-  for (const product of catalog.products) await write(productPath(product), productPage(catalog, product));
-  for (const category of catalog.categories.values())
-    await write(categoryPath(category), categoryPage(catalog, category));
-  await write('index.html', indexPage(catalog));
+  for (const product of catalog.products) write(productPath(product), productPage(catalog, product));
+  for (const category of catalog.categories.values()) write(categoryPath(category), categoryPage(catalog, category));
+  write('index.html', indexPage(catalog));
 } else {
   await writeChanges();
 }
-await write('sitemap.xml', sitemap(catalog, siteUrl));
+write('sitemap.xml', sitemap(catalog, siteUrl));
 
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 const changes = sync.added.length + sync.changed.length + sync.removed.length;
@@ -101,11 +113,11 @@ async function writeChanges() {
   }
 
   for (const path of gone) await rm(join(outDir, path), { force: true });
-  for (const product of products.values()) await write(productPath(product), productPage(catalog, product));
+  for (const product of products.values()) write(productPath(product), productPage(catalog, product));
   for (const id of categories) {
     const category = id === null ? undefined : catalog.categories.get(id);
-    if (id === null) await write('index.html', indexPage(catalog));
-    else if (category) await write(categoryPath(category), categoryPage(catalog, category));
+    if (id === null) write('index.html', indexPage(catalog));
+    else if (category) write(categoryPath(category), categoryPage(catalog, category));
   }
 }
 

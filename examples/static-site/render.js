@@ -119,9 +119,16 @@ function productLink(product, up) {
 
 /** Prices come in the currency's smallest unit: 4900 USD cents is $49.00, 4900 JPY is ¥4,900. @param {Product} product */
 function price(product) {
-  const format = new Intl.NumberFormat('en', { style: 'currency', currency: product.currency });
-  return escape(format.format(product.price / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2)));
+  let currency = currencies.get(product.currency);
+  if (!currency) {
+    const format = new Intl.NumberFormat('en', { style: 'currency', currency: product.currency });
+    currency = { format, unit: 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2) };
+    currencies.set(product.currency, currency);
+  }
+  return escape(currency.format.format(product.price / currency.unit));
 }
+/** One formatter per currency: making one costs far more than using it. @type {Map<string, { format: Intl.NumberFormat, unit: number }>} */
+const currencies = new Map();
 
 /** @param {string} title @param {string} up @param {string} body */
 function page(title, up, body) {
