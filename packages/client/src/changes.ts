@@ -50,7 +50,12 @@ export function changeFeed(api: Api, options: ChangesOptions = {}): ChangeFeed {
   let cursor = options.since;
   async function* pages() {
     for (;;) {
-      const query: ChangesQuery = { since: cursor, limit, types: types?.join(','), fetch_hidden: fetchHidden || undefined };
+      const query: ChangesQuery = {
+        since: cursor,
+        limit,
+        types: types?.join(','),
+        fetch_hidden: fetchHidden || undefined,
+      };
       const page = await api<ChangesPage>(`/changes/${queryString(query)}`, { signal });
       yield page;
       cursor = page.next;
