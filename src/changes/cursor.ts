@@ -1,5 +1,3 @@
-import type { ChangeType } from './entry.js';
-
 // The feed's cursor (`since`, `next`): opaque to readers, base64url of
 // `<seq>` — everything committed up to seq has been read — or of `<seq>.<type>.<id>` —
 // everything up to that entry of the log, whose order is (seq, type, id). The second form
@@ -13,7 +11,7 @@ export interface Cursor {
 }
 
 /** The cursor of everything committed up to `seq` (e.g. the feed as it stood before an import). */
-export function encodeCursor(seq: number, after?: { type: ChangeType | string; id: number }): string {
+export function encodeCursor(seq: number, after?: { type: string; id: number }): string {
   const text = after ? `${seq}.${after.type}.${after.id}` : String(seq);
   return Buffer.from(text).toString('base64url');
 }

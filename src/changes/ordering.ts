@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-
 // FOR TESTS ONLY: STOREFRONT_BROKEN_CHANGE_ORDER=1 breaks the ordering of the change log on
 // purpose, the way an id taken before commit does (a PostgreSQL sequence, a clock): each
 // write transaction takes its seq from the clock *before* it locks the project row, then
@@ -8,7 +6,7 @@ import type { Kysely } from 'kysely';
 // runs with it to prove that the convergence test detects the skipped change; nothing else
 // sets it, and src/changes/record.ts explains the ordering that is kept otherwise.
 
-const tickets = new WeakMap<Kysely<any>, number>();
+const tickets = new WeakMap<object, number>();
 let counter = 0;
 
 export function brokenOrdering(): boolean {
@@ -16,13 +14,13 @@ export function brokenOrdering(): boolean {
 }
 
 /** Called by every write transaction before its first write (the lock); a no-op normally. */
-export async function beforeProjectLock(trx: Kysely<any>): Promise<void> {
+export async function beforeProjectLock(trx: object): Promise<void> {
   if (!brokenOrdering()) return;
   tickets.set(trx, Date.now() * 1000 + (counter++ % 1000));
   await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
 }
 
 /** The broken seq of this transaction, when ordering is broken on purpose. */
-export function brokenSeq(trx: Kysely<any>): number | undefined {
+export function brokenSeq(trx: object): number | undefined {
   return brokenOrdering() ? (tickets.get(trx) ?? Date.now() * 1000) : undefined;
 }

@@ -99,7 +99,8 @@ export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<F
     let next: string;
     if (hasMore) next = encodeCursor(Number(last.seq), { type: last.type, id: Number(last.id) });
     // Ordering broken on purpose (src/changes/ordering.ts): the naive cursor, the last entry.
-    else if (broken) next = last ? encodeCursor(Number(last.seq), { type: last.type, id: Number(last.id) }) : cursorText(q.cursor);
+    else if (broken)
+      next = last ? encodeCursor(Number(last.seq), { type: last.type, id: Number(last.id) }) : cursorText(q.cursor);
     else next = encodeCursor(Math.max(version, q.cursor.seq));
     return { data, next, has_more: hasMore };
   });
@@ -116,8 +117,13 @@ async function logAfter(trx: Kysely<Database>, q: FeedQuery, type: ChangeType): 
   // (seq, type, id) > (cursor seq, cursor type, cursor id), with the type fixed.
   if (!after || type < after.type) query = query.where('seq', '>', seq);
   else if (type > after.type) query = query.where('seq', '>=', seq);
-  else query = query.where((eb) => eb.or([eb('seq', '>', seq), eb.and([eb('seq', '=', seq), eb('id', '>', after.id)])]));
-  return (await query.orderBy('seq').orderBy('id').limit(q.limit + 1).execute()) as LogRow[];
+  else
+    query = query.where((eb) => eb.or([eb('seq', '>', seq), eb.and([eb('seq', '=', seq), eb('id', '>', after.id)])]));
+  return await query
+    .orderBy('seq')
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
 }
 
 function byPlace(a: LogRow, b: LogRow): number {

@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js';
 import type { ErrorDetail } from '../errors.js';
 import type { ChildSpec, RecordRows, ReferenceCheck, ResourceDescriptor } from '../resources/descriptor.js';
 import { ProjectRecord } from '../resources/projects/record.js';
+import { deleteRecords } from '../resources/deletion.js';
 import { upsertProject } from '../resources/projects/repository.js';
 import { type Kind, RESOURCES, resourceOf } from '../resources/registry.js';
 import { Places } from './places.js';
@@ -187,8 +188,7 @@ export class ImportSession {
     for (const resource of RESOURCES) {
       const ids = this.deletions.get(resource.kind);
       if (!ids?.size) continue;
-      const done = await resource.deleteRecords(this.trx, this.project!.id, [...ids]);
-      await recordChanges(this.trx, this.project!.id, done.changes);
+      const done = await deleteRecords(this.trx, this.project!.id, resource, [...ids]);
       this.deleted[resource.kind] += done.deleted;
       ids.clear();
     }

@@ -50,7 +50,8 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   if (response[401]) {
     response[401] = withHeaders(response[401] as Schema, { 'WWW-Authenticate': { type: 'string', const: 'Bearer' } });
   }
-  const scopes: readonly string[] = config.scope === undefined ? [] : typeof config.scope === 'string' ? [config.scope] : config.scope;
+  const scopes: readonly string[] =
+    config.scope === undefined ? [] : typeof config.scope === 'string' ? [config.scope] : config.scope;
   if (scopes.length) {
     response[403] ??= errorRef(403, `the API key lacks the scope ${scopes.join(' or ')}`);
   }

@@ -42,7 +42,9 @@ export default fp(
       // The scopes this request needs; `asked`: read off its query (the change feed's types).
       const needed = auth === 'asked' ? askedScopes!(query) : typeof scope === 'string' ? [scope] : [];
       const needsKey =
-        auth === 'key' || (auth === 'fetch_hidden' && query.fetch_hidden === 'true') || (auth === 'asked' && needed.length > 0);
+        auth === 'key' ||
+        (auth === 'fetch_hidden' && query.fetch_hidden === 'true') ||
+        (auth === 'asked' && needed.length > 0);
       if (needsKey) request.isPrivate = true;
       // A malformed key is refused before any database work.
       const presented = needsKey ? presentedKey(request) : undefined;
@@ -68,7 +70,9 @@ export default fp(
           `${String(route.method)} ${route.url}: a route with config.auth needs config.scope, and only it`,
         );
       if ((route.config?.auth === 'asked') !== (Array.isArray(route.config?.scope) && !!route.config?.askedScopes))
-        throw new Error(`${String(route.method)} ${route.url}: auth 'asked' goes with askedScopes and a list of scopes`);
+        throw new Error(
+          `${String(route.method)} ${route.url}: auth 'asked' goes with askedScopes and a list of scopes`,
+        );
       addRouteHook(route, 'onRequest', enterProject);
     });
   },

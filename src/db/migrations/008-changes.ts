@@ -26,7 +26,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // A page of the feed reads each asked type in commit order; the whole log in commit
   // order (every type) is for readers such as webhook delivery.
-  await db.schema.createIndex('changes_by_type_seq').on('changes').columns(['project_id', 'type', 'seq', 'id']).execute();
+  await db.schema
+    .createIndex('changes_by_type_seq')
+    .on('changes')
+    .columns(['project_id', 'type', 'seq', 'id'])
+    .execute();
   await db.schema.createIndex('changes_by_seq').on('changes').columns(['project_id', 'seq']).execute();
   // The deletions alone, by age: what the retention purge looks for.
   await db.schema
@@ -41,7 +45,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('changes_floor', 'bigint', (c) => c.notNull().defaultTo(sql`0`))
     .execute();
 
-  await db.schema.createIndex('order_items_by_product').on('order_items').columns(['project_id', 'product_id']).execute();
+  await db.schema
+    .createIndex('order_items_by_product')
+    .on('order_items')
+    .columns(['project_id', 'product_id'])
+    .execute();
   await db.schema.createIndex('categories_by_parent').on('categories').columns(['project_id', 'parent_id']).execute();
 }
 

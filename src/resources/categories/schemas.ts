@@ -21,7 +21,8 @@ export const FeedCategory = {
   $id: 'FeedCategory',
   type: 'object',
   additionalProperties: false,
-  description: 'A category as the change feed gives it: without subcategories (each is its own entry); the tree follows from parent_id.',
+  description:
+    'A category as the change feed gives it: without subcategories (each is its own entry); the tree follows from parent_id.',
   required: ['id', 'handle', 'name', 'parent_id'],
   properties: {
     id: { type: 'integer' },

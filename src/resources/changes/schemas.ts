@@ -18,7 +18,7 @@ export const ChangesQuery = Type.Object(
     since: Type.Optional(
       Type.String({
         pattern: CURSOR_PATTERN,
-        description: "a cursor: the `next` of an earlier answer; leave it out to start from the beginning",
+        description: 'a cursor: the `next` of an earlier answer; leave it out to start from the beginning',
         examples: [encodeCursor(42)],
       }),
     ),
@@ -49,14 +49,7 @@ export const ChangeEntry = Type.Object({
     description: 'upsert: the record as it is now; delete: the record is gone for this reader',
   }),
   record: Type.Union(
-    [
-      Type.Ref('Product'),
-      Type.Ref('FeedCategory'),
-      Type.Ref('Plan'),
-      Type.Ref('User'),
-      Type.Ref('Order'),
-      Type.Null(),
-    ],
+    [Type.Ref('Product'), Type.Ref('FeedCategory'), Type.Ref('Plan'), Type.Ref('User'), Type.Ref('Order'), Type.Null()],
     { description: 'the record as the lists show it (a category without subcategories); null for a delete' },
   ),
   changed_at: Timestamp,

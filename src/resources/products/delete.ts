@@ -29,6 +29,7 @@ export async function deleteProducts(trx: Kysely<Database>, projectId: string, i
     .returning('order_id')
     .execute();
   const changes: ChangeEntry[] = deleted.map((id) => ({ type: 'product', id, action: 'delete' }));
-  for (const order of new Set(items.map((i) => i.order_id))) changes.push({ type: 'order', id: order, action: 'upsert' });
+  for (const order of new Set(items.map((i) => i.order_id)))
+    changes.push({ type: 'order', id: order, action: 'upsert' });
   return { deleted: deleted.length, changes };
 }
