@@ -124,6 +124,28 @@ test('after a price change, a hidden and a deleted product, an incremental build
   assert.ok(!incremental.has('products/golf.html') && !incremental.has('products/echo.html'));
   assert.match(incremental.get('products/bravo.html')!, /€12\.34/);
   assert.equal(incremental.get('products/alpha.html'), before.get('products/alpha.html'));
+
+  // Categories and handles: a category renamed and moved, one deleted with its subtree (a
+  // product loses it), a product under a new handle. Again equal to a full build.
+  const bravo = shopDocument().products.find((p) => p.handle === 'bravo')!;
+  await importDocument(storage.db, {
+    project: { id: SHOP, name: 'Shop', currency: 'EUR' },
+    categories: [
+      { id: 3, handle: 'green-apples', name: 'Green apples', parent_id: 4 },
+      { id: 5, deleted: true },
+    ],
+    products: [{ ...bravo, handle: 'banana', price: 1234 }],
+  });
+  assert.match(await build(join(dir, 'site')), /^\d+ changes: 4 products, \d+ pages written/);
+  await build(join(dir, 'full'), '--full');
+  const again = await files(join(dir, 'site'));
+  const fullAgain = await files(join(dir, 'full'));
+  assert.deepEqual([...again.keys()], [...fullAgain.keys()]);
+  for (const [path, text] of fullAgain) assert.equal(again.get(path), text, `${path} as a full build writes it`);
+  assert.ok(
+    !again.has('products/bravo.html') && !again.has('categories/apples.html') && !again.has('categories/knives.html'),
+  );
+  assert.ok(again.has('products/banana.html') && again.has('categories/green-apples.html'));
 });
 
 test('the state file sits beside the site, and a site folder removed by hand is built again in full', async (t) => {
