@@ -19,7 +19,7 @@ export interface ChangesOptions {
   signal?: AbortSignal;
 }
 
-/** The public types the feed follows when `types` is not given (CONTRACT: product, category, plan). */
+/** The public types the feed follows when `types` is not given (docs/API.md, "The change feed"). */
 export const DEFAULT_CHANGE_TYPES: readonly ChangeType[] = ['product', 'category', 'plan'];
 
 const FEED_LIMIT = 1000;

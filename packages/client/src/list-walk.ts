@@ -97,7 +97,11 @@ export function listWalk<T extends { id: number }>(
   };
 }
 
-/** The feed's position now: the `next` of a read that reached its end. */
+/**
+ * The feed's position now. The `next` of an answer with `has_more: false` stands after
+ * everything committed when it was made, whatever types were asked (the log's order is the
+ * project's), so the plans, the fewest records there are, give it in one small request.
+ */
 async function feedHead(api: Api): Promise<string> {
   const changes = changeFeed(api, { types: ['plan'] });
   for await (const page of changes.pages()) void page;
