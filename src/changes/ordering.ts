@@ -17,7 +17,7 @@ export function brokenOrdering(): boolean {
 export async function beforeProjectLock(trx: object): Promise<void> {
   if (!brokenOrdering()) return;
   tickets.set(trx, Date.now() * 1000 + (counter++ % 1000));
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * 150));
 }
 
 /** The broken seq of this transaction, when ordering is broken on purpose. */

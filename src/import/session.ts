@@ -1,8 +1,7 @@
 import type { Transaction } from 'kysely';
-import { beforeProjectLock } from '../changes/ordering.js';
 import { recordAllChanged, recordChanges } from '../changes/record.js';
 import { purgeOldDeletions } from '../changes/retention.js';
-import { forUpdate } from '../db/dialect.js';
+import { bumpDataVersion } from '../db/data-version.js';
 import type { Database } from '../db/schema.js';
 import type { ErrorDetail } from '../errors.js';
 import type { ChildSpec, RecordRows, ReferenceCheck, ResourceDescriptor } from '../resources/descriptor.js';
@@ -109,12 +108,15 @@ export class ImportSession {
       return false;
     }
     this.project = value as ProjectRecord;
-    // The project row is locked first, as every writer does (src/db/data-version.ts).
-    await beforeProjectLock(this.trx);
-    const stored = await forUpdate(
-      this.trx,
-      this.trx.selectFrom('projects').select('currency').where('id', '=', this.project.id),
-    ).executeTakeFirst();
+    // A write first, as in every write transaction: it locks the project row (PostgreSQL), and
+    // on SQLite takes the write lock before any read (a read first could not then write if
+    // another process committed in between). Unknown projects are created by the upsert.
+    await bumpDataVersion(this.trx, this.project.id);
+    const stored = await this.trx
+      .selectFrom('projects')
+      .select('currency')
+      .where('id', '=', this.project.id)
+      .executeTakeFirst();
     await upsertProject(this.trx, this.project);
     // Every product shows the project's currency: all of them changed.
     if (stored && stored.currency !== this.project.currency)
