@@ -23,6 +23,8 @@ const client = createClient({ baseUrl: process.argv[2], projectId: 'shop', cache
 const plans = await client.plans.list();
 const names: string[] = [];
 for await (const product of client.products.all({ order: 'name_asc' })) names.push(product.name);
+const mirror = new Map();
+const synced = await client.sync(mirror, { types: ['product', 'category'] });
 const again = await client.api<{ data: unknown[] }>('/plans/', { raw: true });
 let missing = 0;
 try {
@@ -30,7 +32,7 @@ try {
 } catch (error) {
   if (error instanceof ApiError) missing = error.status;
 }
-console.log(JSON.stringify({ plans: plans.data.length, names, revalidated: again.status, fromCache: again.fromCache, missing }));
+console.log(JSON.stringify({ plans: plans.data.length, names, synced: [synced.added.length, mirror.size], revalidated: again.status, fromCache: again.fromCache, missing }));
 `;
 
 test('npm pack, npm install into an empty folder, type-check and run a script', { timeout: 120_000 }, async (t) => {
@@ -70,6 +72,7 @@ test('npm pack, npm install into an empty folder, type-check and run a script', 
   assert.deepEqual(JSON.parse(stdout), {
     plans: 2,
     names: ['apple', 'Apple', 'Banana', 'banana', 'Knife', 'Éclair'],
+    synced: [12, 12],
     revalidated: 304,
     fromCache: true,
     missing: 404,

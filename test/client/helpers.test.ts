@@ -42,7 +42,7 @@ eachBackend('client helpers', (backend) => {
     assert.deepEqual([banana.inventory_type, banana.stock_quantity, banana.in_stock], ['advanced', 3, true]);
   });
 
-  test('products.all() walks every page in order, one request a page', async () => {
+  test('products.all() walks every page in order, one request a page, between two reads of the feed', async () => {
     const { baseUrl } = shop;
     const { client, urls } = counting(baseUrl, 'shop');
     const all: Product[] = await collect(client.products.all({ order: 'price_asc', perpage: 4 }));
@@ -50,10 +50,15 @@ eachBackend('client helpers', (backend) => {
       all.map((p) => p.price),
       [100, 100, 100, 300, 500, 2500],
     );
-    assert.deepEqual(
-      urls.map((u) => new URL(u).search),
-      ['?order=price_asc&perpage=4&page=1', '?order=price_asc&perpage=4&page=2'],
-    );
+    const paths = urls.map((u) => new URL(u)).map((u) => u.pathname.replace('/v2/projects/shop', '') + u.search);
+    assert.equal(paths.length, 4, paths.join(' '));
+    // The feed's position first, then the pages, then what changed during them (nothing).
+    assert.match(paths[0], /^\/changes\/\?limit=1000&types=plan$/);
+    assert.deepEqual(paths.slice(1, 3), [
+      '/products/?order=price_asc&perpage=4&page=1',
+      '/products/?order=price_asc&perpage=4&page=2',
+    ]);
+    assert.match(paths[3], /^\/changes\/\?since=[\w-]+&limit=1000&types=product$/);
   });
 
   test('plans and categories: list and get', async () => {
@@ -87,7 +92,7 @@ eachBackend('client helpers', (backend) => {
     assert.ok(first.meta.total > 20, 'the demo has more than one default page of products');
     assert.equal(products.length, first.meta.total);
     assert.equal(new Set(products.map((p) => p.id)).size, products.length, 'no product twice');
-    assert.equal(urls.length, 1 + Math.ceil(first.meta.total / 100));
+    assert.equal(urls.filter((u) => u.includes('/products/')).length, 1 + Math.ceil(first.meta.total / 100));
   });
 
   test('the demo project: users list, get and all()', async () => {
@@ -118,7 +123,10 @@ eachBackend('client helpers', (backend) => {
 
 test('all() stops on an empty page even when meta promises more', async () => {
   let calls = 0;
-  const fetch = async () => (calls++, Response.json({ data: [], meta: { page: 1, perpage: 100, total: 5, pages: 1 } }));
+  const fetch = async (url: string | URL | Request) =>
+    (url instanceof Request ? url.url : url.toString()).includes('/changes/')
+      ? Response.json({ data: [], next: 'n', has_more: false })
+      : (calls++, Response.json({ data: [], meta: { page: 1, perpage: 100, total: 5, pages: 2 } }));
   assert.deepEqual(await collect(createClient({ baseUrl: 'http://x', projectId: 'p', fetch }).users.all()), []);
   assert.equal(calls, 1);
 });

@@ -50,6 +50,23 @@ test(
       assert.deepEqual([product.id, product.name, product.price], [1, 'apple', 300]);
     });
 
+    await t.test('changes() follows the feed and all() walks the pages, in the browser too', async () => {
+      const result = await page.evaluate(async () => {
+        const feed = storefront.changes({ types: ['product'] });
+        const changed: number[] = [];
+        for await (const change of feed) changed.push(change.id);
+        const walked: string[] = [];
+        for await (const product of storefront.products.all({ order: 'name_asc', perpage: 4 }))
+          walked.push(product.handle);
+        return { changed: changed.sort((a, b) => a - b), cursor: typeof feed.cursor, walked };
+      });
+      assert.deepEqual(result, {
+        changed: [1, 2, 3, 4, 5, 6, 7],
+        cursor: 'string',
+        walked: ['alpha', 'delta', 'bravo', 'foxtrot', 'golf', 'echo'],
+      });
+    });
+
     await t.test('a 404 rejects with a storefront.ApiError', async () => {
       const error = await page.evaluate(() =>
         storefront.api('/products/no-such-thing').then(

@@ -1,6 +1,6 @@
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { Backend } from '../../src/db/connect.js';
+import type { Backend, Storage } from '../../src/db/connect.js';
 import { loadDemo } from '../../src/demo/load-demo.js';
 import { type TestApp, suiteApp, testApp } from './app.js';
 import { SHOP, seedShop } from './shop.js';
@@ -14,6 +14,8 @@ export interface LiveServer {
   baseUrl: string;
   /** an API key of the seeded project */
   key: string;
+  /** the server's storage: for writes a test makes behind the API's back (imports, deletions) */
+  storage: Storage;
 }
 
 type Seed = 'shop' | 'demo';
@@ -33,7 +35,7 @@ export function sharedLiveServer(backend: Backend, seed: Seed = 'shop'): LiveSer
 async function listen({ app, storage, key }: TestApp, seed: Seed): Promise<LiveServer> {
   const projectKey = seed === 'demo' ? (await loadDemo(storage.db)).key : (await seedShop(storage), await key(SHOP));
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return { baseUrl: baseUrlOf(app), key: projectKey };
+  return { baseUrl: baseUrlOf(app), key: projectKey, storage };
 }
 
 function baseUrlOf(app: FastifyInstance): string {

@@ -1,7 +1,6 @@
 import { type Api, type ClientOptions, type RequestOptions, createApi } from './api.js';
-import { ApiError, NetworkError } from './errors.js';
-import type { Storefront, StorefrontSettings as Settings } from './index.js';
-import { resourceHelpers } from './resources.js';
+import { ApiError, CursorGoneError, NetworkError } from './errors.js';
+import { type Storefront, type StorefrontSettings as Settings, clientHelpers } from './index.js';
 
 // The entry of /toolkit.js. `<script src="{base_url}/toolkit.js" data-project="demo">` defines
 // window.storefront: the base address comes from the script's own src, the project from
@@ -43,7 +42,7 @@ const api = ((path: string, options?: RequestOptions) =>
 
 const storefront: Storefront = {
   api,
-  ...resourceHelpers(api),
+  ...clientHelpers(api),
   init(next) {
     settings = { ...settings, ...next };
     configured = undefined;
@@ -51,6 +50,7 @@ const storefront: Storefront = {
   },
   ApiError,
   NetworkError,
+  CursorGoneError,
 };
 
 window.storefront = storefront;

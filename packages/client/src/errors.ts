@@ -26,6 +26,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A 410 `gone` from the change feed: the cursor is older than the deletions the server keeps
+ * (CHANGES_RETENTION_DAYS). Start again without a cursor; `client.sync()` does so by itself.
+ */
+export class CursorGoneError extends ApiError {
+  constructor(status: number, code: string, message: string, body: unknown) {
+    super(status, code, message, body);
+    this.name = 'CursorGoneError';
+  }
+}
+
 /** The request never got an answer (DNS, refused connection, CORS, offline); `cause` says why. */
 export class NetworkError extends Error {
   constructor(message: string, cause: unknown) {
@@ -40,6 +51,7 @@ export class NetworkError extends Error {
 export function errorFromAnswer(status: number, statusText: string, body: unknown): ApiError {
   const error = (body as Partial<ErrorBody> | undefined)?.error;
   if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+    if (status === 410 && error.code === 'gone') return new CursorGoneError(status, error.code, error.message, body);
     return new ApiError(status, error.code, error.message, body);
   }
   // Not the API's own envelope (a proxy or gateway answered): keep the status, say so.

@@ -1,12 +1,24 @@
 import { type Api, type ClientOptions, createApi } from './api.js';
-import type { ApiError, NetworkError } from './errors.js';
+import { changeHelpers } from './changes.js';
+import type { ApiError, CursorGoneError, NetworkError } from './errors.js';
 import { resourceHelpers } from './resources.js';
+import { type Mirror, type SyncOptions, syncMirror } from './sync.js';
 
-// The Storefront client for Node 20+ and bundlers: `api(path)` plus typed helpers per resource.
-// It uses the platform's fetch and imports nothing at run time, so it also runs in browsers
-// (the /toolkit.js script is this same code, bundled).
+// The Storefront client for Node 20+ and bundlers: `api(path)` plus typed helpers per resource
+// and the change feed. It uses the platform's fetch and imports nothing at run time, so it
+// also runs in browsers (the /toolkit.js script is this same code, bundled).
 
-export type Client = ReturnType<typeof resourceHelpers> & {
+/** Every helper over one api function: the client's methods, in Node and in the toolkit alike. */
+export function clientHelpers(api: Api) {
+  return {
+    ...resourceHelpers(api),
+    ...changeHelpers(api),
+    /** Brings `mirror` up to date from the change feed and says what changed (sync.ts). */
+    sync: (mirror: Mirror, options?: SyncOptions) => syncMirror(api, mirror, options),
+  };
+}
+
+export type Client = ReturnType<typeof clientHelpers> & {
   /** `api('/products/?perpage=5')`: one call, relative to the project, answered with the parsed JSON */
   api: Api;
 };
@@ -16,16 +28,30 @@ export type Storefront = Client & {
   init(settings: StorefrontSettings): Storefront;
   ApiError: typeof ApiError;
   NetworkError: typeof NetworkError;
+  CursorGoneError: typeof CursorGoneError;
 };
 export type StorefrontSettings = Partial<Pick<ClientOptions, 'baseUrl' | 'projectId' | 'apiKey'>>;
 
 export function createClient(options: ClientOptions): Client {
   const api = createApi(options);
-  return { api, ...resourceHelpers(api) };
+  return { api, ...clientHelpers(api) };
 }
 
 export type { Api, ClientOptions, RawAnswer, RequestOptions } from './api.js';
+export { DEFAULT_CHANGE_TYPES, type ChangeFeed, type ChangesOptions } from './changes.js';
 export { memoryCache, type CachedAnswer, type ConditionalCache } from './conditional-cache.js';
 export type { RetryOptions } from './retry.js';
-export { ApiError, NetworkError, type ErrorBody } from './errors.js';
+export { ApiError, CursorGoneError, NetworkError, type ErrorBody } from './errors.js';
+export {
+  mirrorKey,
+  recordsOf,
+  type Mirror,
+  type MirrorKey,
+  type SyncAdded,
+  type SyncChanged,
+  type SyncOptions,
+  type SyncRemoved,
+  type SyncResult,
+} from './sync.js';
 export type * from './records.js';
+export { DEFAULT_MAX_PASSES, type ListWalk, type WalkOptions } from './list-walk.js';

@@ -47,3 +47,39 @@ export interface Paged<T> {
 export interface PlanList {
   data: Plan[];
 }
+
+/** `GET /changes/` takes `since`, `limit`, `types` (comma-separated) and `fetch_hidden`. */
+export type ChangesQuery = QueryOf<`${Project}/changes/`>;
+/** One answer of `GET /changes/`, as the server's document describes it. */
+type FeedAnswer = paths[`${Project}/changes/`]['get']['responses'][200]['content']['application/json'];
+
+/** What the change feed reports on: one record type each. */
+export type ChangeType = FeedAnswer['data'][number]['type'];
+
+/** A category as the change feed gives it: flat, the tree following from `parent_id`. */
+export type FeedCategory = Schemas['FeedCategory'];
+
+/** The record each type of change carries. */
+export interface ChangeRecords {
+  product: Product;
+  category: FeedCategory;
+  plan: Plan;
+  user: User;
+  order: Order;
+}
+
+/**
+ * One entry of the feed: the record's state when the answer was made, or its deletion. The
+ * document's entry with `type` and `record` tied together, so that a check of `type` tells
+ * TypeScript the record's shape.
+ */
+export type Change = {
+  [T in ChangeType]:
+    | { type: T; id: number; action: 'upsert'; record: ChangeRecords[T]; changed_at: number }
+    | { type: T; id: number; action: 'delete'; record: null; changed_at: number };
+}[ChangeType];
+
+/** One answer of `GET /changes/`; an entry that stopped matching the document's would be `never`. */
+export interface ChangesPage extends Omit<FeedAnswer, 'data'> {
+  data: (Change extends FeedAnswer['data'][number] ? Change : never)[];
+}

@@ -1,4 +1,5 @@
 import type { Api } from './api.js';
+import { type WalkOptions, listWalk } from './list-walk.js';
 import { queryString, segment } from './query.js';
 import type {
   Category,
@@ -18,24 +19,8 @@ import type {
 } from './records.js';
 
 // Typed helpers: each is one call of api() with a typed path, query and answer, nothing more.
-// `all()` walks every page of a paged list, for site generators that need the whole catalog.
-
-/** The largest page the API serves: the fewest requests for a full walk. */
-const WALK_PERPAGE = 100;
-
-/** Yields every record of a paged list, page by page, until the last page. */
-async function* walk<T, Q extends { page?: number; perpage?: number }>(
-  api: Api,
-  path: string,
-  query: Omit<Q, 'page'> = {} as Q,
-): AsyncGenerator<T, void, undefined> {
-  const perpage = query.perpage ?? WALK_PERPAGE;
-  for (let page = 1; ; page++) {
-    const answer = await api<Paged<T>>(path + queryString({ ...query, page, perpage }));
-    yield* answer.data;
-    if (answer.data.length === 0 || page >= answer.meta.pages) return;
-  }
-}
+// `all()` walks every page of a paged list (list-walk.ts), for site generators and exports
+// that need the whole list, without skipping or repeating a record while the list changes.
 
 export function productHelpers(api: Api) {
   return {
@@ -44,7 +29,8 @@ export function productHelpers(api: Api) {
       api<Product>(`/products/${segment(product)}${queryString(query)}`),
     update: (product: number | string, changes: ProductUpdate) =>
       api<Product>(`/products/${segment(product)}`, { method: 'POST', body: changes }),
-    all: (query?: Omit<ProductListQuery, 'page'>) => walk<Product, ProductListQuery>(api, '/products/', query),
+    all: (query: Omit<ProductListQuery, 'page'> = {}, options?: WalkOptions) =>
+      listWalk<Product>(api, '/products/', query, { type: 'product', fetchHidden: query.fetch_hidden }, options),
   };
 }
 
@@ -68,7 +54,8 @@ export function orderHelpers(api: Api) {
     get: (order: number) => api<Order>(`/orders/${segment(order)}`),
     update: (order: number, changes: OrderUpdate) =>
       api<Order>(`/orders/${segment(order)}`, { method: 'POST', body: changes }),
-    all: (query?: Omit<OrderListQuery, 'page'>) => walk<Order, OrderListQuery>(api, '/orders/', query),
+    all: (query: Omit<OrderListQuery, 'page'> = {}, options?: WalkOptions) =>
+      listWalk<Order>(api, '/orders/', query, { type: 'order' }, options),
   };
 }
 
@@ -76,7 +63,8 @@ export function userHelpers(api: Api) {
   return {
     list: (query?: UserListQuery) => api<Paged<User>>(`/users/${queryString(query)}`),
     get: (user: number) => api<User>(`/users/${segment(user)}`),
-    all: (query?: Omit<UserListQuery, 'page'>) => walk<User, UserListQuery>(api, '/users/', query),
+    all: (query: Omit<UserListQuery, 'page'> = {}, options?: WalkOptions) =>
+      listWalk<User>(api, '/users/', query, { type: 'user' }, options),
   };
 }
 
