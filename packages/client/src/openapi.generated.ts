@@ -631,7 +631,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description a cursor: the `next` of an earlier answer; leave it out to start from the beginning
-                 * @example NDI
+                 * @example MQ
                  */
                 since?: string;
                 /**

@@ -19,7 +19,7 @@ export const ChangesQuery = Type.Object(
       Type.String({
         pattern: CURSOR_PATTERN,
         description: 'a cursor: the `next` of an earlier answer; leave it out to start from the beginning',
-        examples: [encodeCursor(42)],
+        examples: [encodeCursor(1)],
       }),
     ),
     limit: Type.Optional(
