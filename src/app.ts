@@ -11,6 +11,7 @@ import {
 } from './config.js';
 import type { Storage } from './db/connect.js';
 import { ErrorBody } from './http/schemas.js';
+import { OneLinePerRequest, prettyLogger } from './http/pretty-logs.js';
 import { serverOptions } from './http/server-options.js';
 import { openapiPlugin } from './openapi/plugin.js';
 import answerCache from './plugins/answer-cache.js';
@@ -30,7 +31,8 @@ import serviceIndex from './plugins/service-index.js';
 import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
 import { categoryRoutes } from './resources/categories/routes.js';
-import { Category } from './resources/categories/schemas.js';
+import { Category, FeedCategory } from './resources/categories/schemas.js';
+import { changeRoutes } from './resources/changes/routes.js';
 import { keyRoutes } from './resources/keys/routes.js';
 import { Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
@@ -45,6 +47,8 @@ import { User } from './resources/users/schemas.js';
 export interface AppOptions {
   storage: Storage;
   logger?: FastifyServerOptions['logger'];
+  /** `pretty`: readable lines, one per request (src/http/pretty-logs.ts); default `json`, pino's lines */
+  logFormat?: 'json' | 'pretty';
   /** defaults: DEFAULT_RATE_LIMIT, in memory; `false` turns limiting off */
   rateLimit?: Partial<RateLimitConfig> | false;
   /** an ioredis client for the shared rate-limit store (else one is made from rateLimit.redisUrl) */
@@ -67,9 +71,11 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { storage } = options;
   const caches = { ...DEFAULT_CACHES, ...options.caches };
+  const pretty = options.logFormat === 'pretty' && Boolean(options.logger);
   const app = Fastify(
     serverOptions({
-      logger: options.logger ?? false,
+      logger: pretty ? await prettyLogger(options.logger) : (options.logger ?? false),
+      logController: pretty ? new OneLinePerRequest() : undefined,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       trustProxy: options.trustProxy ?? false,
     }),
@@ -102,7 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, Plan, User, Order, Key]) app.addSchema(schema);
+  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key]) app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
@@ -114,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(userRoutes);
       await scope.register(orderRoutes);
       await scope.register(keyRoutes);
+      await scope.register(changeRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );

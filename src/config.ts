@@ -44,22 +44,38 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL: most connections one process opens (DATABASE_POOL_SIZE) */
   databasePoolSize: number;
+  /**
+   * PostgreSQL: a statement of a serving process running longer is cancelled and its request
+   * answers 503 (DATABASE_STATEMENT_TIMEOUT_MS), so that no query holds a connection for long
+   */
+  databaseStatementTimeoutMs: number;
   /** SQLite file: reader threads beside one writer thread; 0 runs every query on the main thread (SQLITE_READERS) */
   sqliteReaders: number;
   demo: boolean;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` (one readable line a request), `json` (pino lines), or `auto`: pretty when stdout is a terminal */
+  logFormat: LogFormat;
   /** honour X-Forwarded-For from a proxy in front (TRUST_PROXY=true, a hop count, or trusted addresses) */
   trustProxy: boolean | number | string;
   /** when set, GET /metrics needs Authorization: Bearer <this token> */
   metricsToken?: string;
   /** seconds a CDN may serve a public answer before asking again (CDN_MAX_AGE; unset: no CDN-Cache-Control) */
   cdnMaxAge?: number;
+  /** deletions stay in the change feed at least this many days (CHANGES_RETENTION_DAYS, default 30) */
+  changesRetentionDays: number;
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
   caches: CacheConfig;
 }
 
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
+
+// Far above any query of a request (exact totals are kept, pages read by index: milliseconds
+// at a million products), far below what would let a runaway query hold a pool's connection.
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 
 // Generous on purpose: a static-site build paging a catalog of 100,000 products (1,000
 // pages of 100) from one address stays well inside one minute's address budget.
@@ -96,12 +112,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
     databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || DEFAULT_DATABASE_URL),
     databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
+    databaseStatementTimeoutMs:
+      overrides.databaseStatementTimeoutMs ??
+      parseCount('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS),
     sqliteReaders: overrides.sqliteReaders ?? parseReaders(env.SQLITE_READERS),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
+    logFormat: overrides.logFormat ?? parseLogFormat(env.LOG_FORMAT),
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
+    changesRetentionDays: overrides.changesRetentionDays ?? changesRetentionDays(env),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
       addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),
@@ -148,6 +169,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return Object.freeze(config);
 }
 
+export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
+
+/**
+ * CHANGES_RETENTION_DAYS: how long the change feed keeps deletions (src/changes/retention.ts).
+ * Read on its own too, by the CLI commands that delete (import, delete), which need no more.
+ */
+export function changesRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.CHANGES_RETENTION_DAYS;
+  if (value === undefined || value === '') return DEFAULT_CHANGES_RETENTION_DAYS;
+  if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 36_500)
+    throw new ConfigError(`CHANGES_RETENTION_DAYS must be a whole number of days from 1 to 36500, got "${value}"`);
+  return Number(value);
+}
+
 export function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
     throw new ConfigError(`port must be an integer from 0 to 65535, got "${value}"`);
@@ -159,6 +194,18 @@ export function parsePoolSize(value: string): number {
     throw new ConfigError(`DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${value}"`);
   }
   return Number(value);
+}
+
+function parseLogFormat(value: string | undefined): LogFormat {
+  if (value === undefined || value === '') return 'auto';
+  if ((LOG_FORMATS as readonly string[]).includes(value)) return value as LogFormat;
+  throw new ConfigError(`LOG_FORMAT must be json, pretty or auto, got "${value}"`);
+}
+
+/** The format `auto` stands for on this output: pretty on a terminal, JSON lines anywhere else. */
+export function resolveLogFormat(format: LogFormat, out: { isTTY?: boolean }): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  return out.isTTY ? 'pretty' : 'json';
 }
 
 // Two readers: on a small machine more threads than cores only share the same cores, and

@@ -14,6 +14,7 @@ const codes = {
   405: 'method_not_allowed',
   408: 'request_timeout',
   409: 'conflict',
+  410: 'gone',
   412: 'precondition_failed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { type Config, resolveLogFormat } from './config.js';
 import { type Storage, connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isEmpty, loadDemo } from './demo/load-demo.js';
@@ -20,6 +20,7 @@ export interface RunningServer {
 export async function startServer(config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   const storage = connect(config.databaseUrl, {
     poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
     sqliteReaders: config.sqliteReaders,
   });
   let demo: { projectId: string; key: string } | undefined;
@@ -43,6 +44,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   const app = await buildApp({
     storage,
     logger: { level: config.logLevel },
+    logFormat: resolveLogFormat(config.logFormat, process.stdout),
     rateLimit: config.rateLimit,
     limits: config.limits,
     caches: config.caches,

@@ -2,7 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DEFAULT_DATABASE_URL } from '../config.js';
 import { type Storage, connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { HelpRequested, type OptionSpecs, asksForHelp } from './help.js';
+import { HelpRequested, type OptionSpecs, asksForHelp, placeholder } from './help.js';
 
 /** A CLI failure: printed as one line on stderr, exit code 1 (2 for usage). */
 export class CliError extends Error {
@@ -37,11 +37,13 @@ export function parse(command: string, args: string[], options: OptionSpecs, pos
   }
   if (parsed.positionals.length < positionals.length) {
     throw new CliError(
-      `storefront ${command}: missing <${positionals[parsed.positionals.length]}> (usage: storefront ${command} ${positionals.map((p) => `<${p}>`).join(' ')})`,
+      `storefront ${command}: missing ${placeholder(positionals[parsed.positionals.length])} (usage: storefront ${command} ${positionals.map(placeholder).join(' ')})`,
       2,
     );
   }
-  if (parsed.positionals.length > positionals.length)
+  // A last positional named `…` takes one or more values (storefront delete's ids).
+  const variadic = positionals.at(-1)?.endsWith('…') ?? false;
+  if (parsed.positionals.length > positionals.length && !variadic)
     throw new CliError(`storefront ${command}: unexpected argument "${parsed.positionals[positionals.length]}"`, 2);
   return parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] };
 }

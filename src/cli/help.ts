@@ -50,7 +50,7 @@ export function commandHelp(request: HelpRequested, summary: string | undefined)
   options.push(['--database <url>', DATABASE_HELP], ['-h, --help', 'show this help']);
   const synopsis = [
     `storefront ${request.command}`,
-    ...request.positionals.map((p) => `<${p}>`),
+    ...request.positionals.map(placeholder),
     ...Object.entries(request.options)
       .filter(([name]) => name !== 'database')
       .map(([name, o]) => (o.required ? optionLabel(name, o) : `[${optionLabel(name, o)}]`)),
@@ -65,6 +65,11 @@ export function commandHelp(request: HelpRequested, summary: string | undefined)
     ...options.map(([label, help]) => `  ${label.padEnd(width)}${help}`.trimEnd()),
     '',
   ].join('\n');
+}
+
+/** `<name>`, or `<name>…` for a positional that takes one or more values. */
+export function placeholder(name: string): string {
+  return name.endsWith('…') ? `<${name.slice(0, -1)}>…` : `<${name}>`;
 }
 
 function optionLabel(name: string, o: OptionSpec): string {

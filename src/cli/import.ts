@@ -18,8 +18,11 @@ export async function importCommand(args: string[]): Promise<void> {
     });
     if (tty) process.stderr.write('\r\x1b[K');
     const counts = RESOURCES.map(({ kind }) => `${summary.counts[kind]} ${kind}`).join(', ');
+    const deleted = RESOURCES.some(({ kind }) => summary.deleted[kind] > 0)
+      ? `; deleted ${RESOURCES.map(({ kind }) => `${summary.deleted[kind]} ${kind}`).join(', ')}`
+      : '';
     process.stdout.write(
-      `imported into ${summary.projectId}: ${counts} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      `imported into ${summary.projectId}: ${counts}${deleted} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
     );
   } catch (e) {
     if (tty) process.stderr.write('\r\x1b[K');

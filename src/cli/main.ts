@@ -1,4 +1,5 @@
 import { CliError } from './context.js';
+import { deleteCommand } from './delete.js';
 import { loadDotEnv } from './dotenv.js';
 import { exportCommand } from './export.js';
 import { generateCommand } from './generate.js';
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   import: importCommand,
   export: exportCommand,
   generate: generateCommand,
+  delete: deleteCommand,
 };
 
 /**
@@ -27,11 +29,14 @@ const ABOUT: Record<string, string> = {
   serve: 'serve the API (migrates first)',
   migrate: 'create or upgrade the schema',
   'project create': 'create a project',
+  'project list': 'one project a line: id, name, currency, record counts',
+  'project delete': 'remove a project and everything in it (needs --yes)',
   'key create': 'print a new API key (shown once), with --scopes and --expires-in',
   'key list': 'the keys of a project: id, label, scopes, created, expires, last used',
   'key revoke': 'the key stops working at once',
   'key roll': 'print a new key with the same label and scopes; the old one stops after --overlap',
   import: "load a project's data from a .json or .ndjson file, all or nothing",
+  delete: 'delete records by id or handle, with their cascades, all or nothing (as deletions in an import)',
   export: 'write the project as JSON in the import format to stdout',
   generate: 'add realistic generated data (creates the project); a second run reuses its categories and plans',
 };

@@ -1,13 +1,20 @@
+import { type Kind, RESOURCES } from '../resources/registry.js';
+import { deleteProject, listProjectsWithCounts } from '../resources/projects/admin.js';
 import { CURRENCY, PROJECT_ID, findProject, upsertProject } from '../resources/projects/repository.js';
 import { CliError, parse, withStorage } from './context.js';
 
+const USAGE =
+  'storefront project create <project_id> --name <text> --currency <ISO 4217> | project list | project delete <project_id> --yes';
+
 export async function project(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  if (sub !== 'create')
-    throw new CliError(
-      `storefront project: unknown subcommand ${sub ? `"${sub}"` : '(none)'}; use: storefront project create <project_id> --name <text> --currency <ISO 4217>`,
-      2,
-    );
+  if (sub === 'create') return create(rest);
+  if (sub === 'list') return list(rest);
+  if (sub === 'delete') return remove(rest);
+  throw new CliError(`storefront project: unknown subcommand ${sub ? `"${sub}"` : '(none)'}; use: ${USAGE}`, 2);
+}
+
+async function create(rest: string[]): Promise<void> {
   const { values, positionals } = parse(
     'project create',
     rest,
@@ -34,4 +41,37 @@ export async function project(args: string[]): Promise<void> {
     await upsertProject(storage.db, { id, name, currency });
   });
   process.stdout.write(`created project ${id}\n`);
+}
+
+function describeCounts(counts: Record<Kind, number>): string {
+  return RESOURCES.map(({ kind }) => `${counts[kind]} ${kind}`).join(', ');
+}
+
+/** One project a line, tab-separated: id, name, currency, its record counts. */
+async function list(rest: string[]): Promise<void> {
+  const { values } = parse('project list', rest, {}, []);
+  const projects = await withStorage(values, (storage) => listProjectsWithCounts(storage.db));
+  process.stdout.write(
+    projects.map((p) => `${p.id}\t${p.name}\t${p.currency}\t${describeCounts(p.counts)}\n`).join(''),
+  );
+}
+
+async function remove(rest: string[]): Promise<void> {
+  const { values, positionals } = parse(
+    'project delete',
+    rest,
+    { yes: { type: 'boolean', help: 'really remove it (without: say what would be removed, and stop)' } },
+    ['project_id'],
+  );
+  const [id] = positionals;
+  await withStorage(values, async (storage) => {
+    const found = PROJECT_ID.test(id) ? (await listProjectsWithCounts(storage.db)).find((p) => p.id === id) : undefined;
+    if (!found) throw new CliError(`storefront project delete: project "${id}" not found`);
+    if (!values.yes)
+      throw new CliError(
+        `storefront project delete: not done: this removes project ${id} (${found.name}) and everything in it: ${describeCounts(found.counts)}, its API keys and its change feed; run again with --yes`,
+      );
+    await deleteProject(storage.db, id);
+  });
+  process.stdout.write(`deleted project ${id}\n`);
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../config.js';
 import type { Database } from './schema.js';
 import { SQLITE_PRAGMAS } from './sqlite-pragmas.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -34,9 +35,15 @@ export interface ConnectOptions {
   /** PostgreSQL only: most connections this process opens */
   poolSize?: number;
   /**
+   * PostgreSQL only: a statement running longer is cancelled by the server (57014, answered
+   * 503); the client waits 2 s more for an answer that never comes. Default 5 s
+   * (DATABASE_STATEMENT_TIMEOUT_MS, src/config.ts).
+   */
+  statementTimeoutMs?: number;
+  /**
    * PostgreSQL only: no statement or query timeout. For CLI commands (an import of
    * millions of records checks references in statements that may run for minutes); a
-   * server keeps its 10 s limits, so that no request hangs.
+   * server keeps its limits, so that no request hangs.
    */
   longRunning?: boolean;
   /**
@@ -94,6 +101,7 @@ const types = {
 };
 
 function connectPostgres(url: string, options: ConnectOptions): Storage {
+  const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
@@ -103,11 +111,12 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // A request waits at most 3 s for a connection (a new one, or a free one of a full
-    // pool); a query gets 10 s on the server and 10 s on the wire. Past that the request
-    // answers 503 `unavailable` instead of hanging.
+    // pool); a statement gets `statementTimeoutMs` on the server, and the client waits 2 s
+    // more (a partition: the server's cancel never arrives). Past that the request answers
+    // 503 `unavailable` instead of hanging; the server cancels first, so the connection is kept.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
-    ...(options.longRunning ? {} : { query_timeout: 10_000, statement_timeout: 10_000 }),
+    ...(options.longRunning ? {} : { query_timeout: statementTimeout + 2000, statement_timeout: statementTimeout }),
     application_name: 'storefront-api',
     ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });

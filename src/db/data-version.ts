@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { beforeProjectLock } from '../changes/ordering.js';
 import type { Database } from './schema.js';
 
 // projects.data_version (migration 002) changes whenever anything of the project that an
@@ -8,9 +9,12 @@ import type { Database } from './schema.js';
 // by the next request, with no message between processes.
 //
 // Call it first in a transaction: it locks the project row (PostgreSQL), so writers of one
-// project always lock in the same order (project, then its rows) and never deadlock.
+// project always lock in the same order (project, then its rows) and never deadlock. The
+// bumped value is also the seq of the transaction's entries in the change log: the lock
+// makes it follow commit order (src/changes/record.ts).
 
 export async function bumpDataVersion(db: Kysely<Database>, projectId: string): Promise<void> {
+  await beforeProjectLock(db);
   await db
     .updateTable('projects')
     .set({ data_version: sql`data_version + 1` })

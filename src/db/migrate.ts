@@ -5,6 +5,8 @@ import * as performance from './migrations/002-performance.js';
 import * as hardening from './migrations/003-hardening.js';
 import * as searchFolding from './migrations/004-search-folding.js';
 import * as scopedKeys from './migrations/007-scoped-keys.js';
+import * as changes from './migrations/008-changes.js';
+import * as productCounts from './migrations/009-product-counts.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -15,6 +17,8 @@ const migrations: Record<string, Migration> = {
   '003-hardening': hardening,
   '004-search-folding': searchFolding,
   '007-scoped-keys': scopedKeys,
+  '008-changes': changes,
+  '009-product-counts': productCounts,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -13,6 +13,8 @@ export interface ProjectTable {
   data_version: Generated<number>;
   /** bumped with every change to the project's keys: the key cache's version (migration 007) */
   keys_version: Generated<number>;
+  /** the highest seq of a deletion purged from the change log: older cursors are gone (migration 008) */
+  changes_floor: Generated<number>;
 }
 
 export interface ApiKeyTable {
@@ -66,6 +68,15 @@ export interface ProductCategoryTable {
   project_id: string;
   product_id: number;
   category_id: number;
+}
+
+/** Kept product counts per project, in all (category_id 0) and per category (migration 009). */
+export interface ProductCountTable {
+  project_id: string;
+  category_id: number;
+  /** products with show_in_store = 1 */
+  visible: number;
+  total: number;
 }
 
 export interface PlanTable {
@@ -150,12 +161,25 @@ export interface IdempotencyKeyTable {
   expires_at: number;
 }
 
+/** The change log (migration 008, src/changes/): one row per changed record, its latest change. */
+export interface ChangeTable {
+  project_id: string;
+  /** the record's type as the feed names it: product, category, plan, user, order */
+  type: string;
+  id: number;
+  /** the project's data_version of the transaction that made the change: commit order */
+  seq: number;
+  action: 'upsert' | 'delete';
+  changed_at: number;
+}
+
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
   categories: CategoryTable;
   products: ProductTable;
   product_categories: ProductCategoryTable;
+  product_counts: ProductCountTable;
   plans: PlanTable;
   plan_prices: PlanPriceTable;
   users: UserTable;
@@ -163,4 +187,5 @@ export interface Database {
   orders: OrderTable;
   order_items: OrderItemTable;
   idempotency_keys: IdempotencyKeyTable;
+  changes: ChangeTable;
 }

@@ -51,6 +51,11 @@ export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** "search_text contains term" tested row by row (no index): for a handful of rows. */
+export function containsCondition(term: string): RawBuilder<boolean> {
+  return sql<boolean>`products.search_text like ${likePattern(term)} escape '\\'`;
+}
+
 /**
  * The condition "search_text contains term" on the products table. The term is lower-cased.
  * On SQLite a term of three characters or more is first narrowed by the trigram index;
@@ -59,7 +64,7 @@ export function likePattern(term: string): string {
  * SQLite from driving the query from them), rather than sorting every match.
  */
 export function searchCondition(db: Kysely<any>, term: string, walk = false): RawBuilder<boolean> {
-  const like = sql<boolean>`products.search_text like ${likePattern(term)} escape '\\'`;
+  const like = containsCondition(term);
   if (isPostgres(db) || [...term].length < 3) return like;
   const rowid = walk ? sql`+products.rowid` : sql`products.rowid`;
   return sql<boolean>`${rowid} in (select rowid from products_fts where products_fts match ${trigramQuery(term)}) and ${like}`;

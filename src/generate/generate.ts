@@ -1,6 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
+import { recordChanges } from '../changes/record.js';
 import { bumpDataVersion } from '../db/data-version.js';
+import { refreshStatistics } from '../db/statistics.js';
+import { RESOURCE_TABLES } from '../resources/registry.js';
 import type { Database } from '../db/schema.js';
 import { type Ids, type PricedPlan, categories, leaves, order, plans, product, user } from './catalog.js';
 import { categoriesDescriptor } from '../resources/categories/descriptor.js';
@@ -57,7 +60,16 @@ export async function generate(
       .where('id', '=', projectId)
       .executeTakeFirstOrThrow();
     const ids = await nextIds(trx, projectId);
-    const write = recordWriter(rowWriter(storage, trx), { projectId, currency: project.currency, now });
+    const writeRecords = recordWriter(rowWriter(storage, trx), { projectId, currency: project.currency, now }, trx);
+    // Every record written is a change of the feed (src/changes/record.ts), one statement a batch.
+    const write: typeof writeRecords = async (resource, records) => {
+      await writeRecords(resource, records);
+      await recordChanges(
+        trx,
+        projectId,
+        records.map((r) => ({ type: resource.type, id: r.id, action: 'upsert' })),
+      );
+    };
 
     // A project that has categories or plans keeps them and gets none of ours: a second run
     // adds products, users and orders to the tree and the plans of the first.
@@ -118,7 +130,7 @@ export async function generate(
     };
   });
   // Fresh statistics, so that the planner knows the new sizes at once.
-  await sql`analyze`.execute(db);
+  await refreshStatistics(db, RESOURCE_TABLES);
   return summary;
 }
 

@@ -26,10 +26,10 @@ export type WriteRecords = (resource: ResourceDescriptor, records: { id: number 
 
 /**
  * Writes records through their resource's own row mapping (each resource's rows.ts, the one
- * the import uses): each record's row, then its parts. Every record carries its id, and so
+ * the import uses): each record's row, then its parts, then the rows derived from them. Every record carries its id, and so
  * does every part with ids of its own (plan prices).
  */
-export function recordWriter(insertAll: WriteRows, ctx: RowContext): WriteRecords {
+export function recordWriter(insertAll: WriteRows, ctx: RowContext, trx: Kysely<Database>): WriteRecords {
   return async (resource, records) => {
     const made = records.map((r) => resource.toRows(r as never, r.id, ctx));
     await insertAll(
@@ -41,6 +41,12 @@ export function recordWriter(insertAll: WriteRows, ctx: RowContext): WriteRecord
         child.table,
         made.flatMap((m) => m.children[child.table] ?? []),
       );
+    // New ids only: nothing stored to take out first.
+    await resource.derived?.add(
+      trx,
+      ctx.projectId,
+      made.map((m) => m.row.id),
+    );
   };
 }
 

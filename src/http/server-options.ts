@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
-import type { FastifyHttpOptions, FastifyServerOptions } from 'fastify';
+import type { FastifyHttpOptions, FastifyServerOptions, LogController } from 'fastify';
 import type { LimitsConfig } from '../config.js';
 import { clientError, frameworkErrors } from './early-errors.js';
 import { loggerOptions } from './logger-options.js';
@@ -21,12 +21,15 @@ export function requestId(req: IncomingMessage): string {
 
 export function serverOptions(options: {
   logger: FastifyServerOptions['logger'];
+  /** how requests are logged (src/http/pretty-logs.ts); default: Fastify's two JSON objects per request */
+  logController?: LogController;
   limits: LimitsConfig;
   trustProxy: boolean | number | string;
 }): FastifyHttpOptions<Server> {
   const { limits } = options;
   return {
     logger: loggerOptions(options.logger),
+    logController: options.logController,
     genReqId: requestId,
     // a hop count is valid at run time (proxy-addr) though Fastify's types omit it
     trustProxy: options.trustProxy as boolean,

@@ -2,8 +2,10 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
+import { changesRetentionDays } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
+import { refreshStatistics } from '../db/statistics.js';
+import { type Kind, RESOURCES, RESOURCE_TABLES, resourceOfType } from '../resources/registry.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
 import { ImportSession, type PlaceFormat } from './session.js';
 
@@ -13,12 +15,17 @@ import { ImportSession, type PlaceFormat } from './session.js';
 
 export interface ImportSummary {
   projectId: string;
+  /** records written (created or replaced), by kind */
   counts: Record<Kind, number>;
+  /** records deleted by the file's deletions, by kind (a category's subtree included) */
+  deleted: Record<Kind, number>;
 }
 
 export interface ImportOptions {
   /** called now and then with the number of records read so far */
   onProgress?: (records: number) => void;
+  /** deletions older than this many days leave the change log (default: CHANGES_RETENTION_DAYS) */
+  retentionDays?: number;
 }
 
 export class ImportError extends Error {
@@ -78,7 +85,7 @@ export async function importDocument(
   if (!('project' in sections)) problems.push('project: is required');
   if (problems.length) throw new ImportError(problems);
 
-  return inTransaction(db, jsonPlace, async (session) => {
+  return inTransaction(db, jsonPlace, options, async (session) => {
     await session.setProject(sections.project, 0);
     let n = 0;
     for (const { kind } of RESOURCES) {
@@ -105,7 +112,7 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
   } catch (e) {
     throw new ImportError([`${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
   }
-  return inTransaction(db, linePlace, async (session) => {
+  return inTransaction(db, linePlace, options, async (session) => {
     let line = 0;
     let records = 0;
     let projectSeen = false;
@@ -149,10 +156,12 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
 async function inTransaction(
   db: Kysely<Database>,
   format: PlaceFormat,
+  options: ImportOptions,
   read: (session: ImportSession) => Promise<void>,
 ): Promise<ImportSummary> {
-  return db.transaction().execute(async (trx) => {
-    const session = new ImportSession(trx, format);
+  const retentionDays = options.retentionDays ?? changesRetentionDays();
+  const summary = await db.transaction().execute(async (trx) => {
+    const session = new ImportSession(trx, format, retentionDays);
     await read(session);
     await session.finish();
     if (!session.ok || !session.projectId) {
@@ -161,6 +170,9 @@ async function inTransaction(
         session.problemCount,
       );
     }
-    return { projectId: session.projectId, counts: session.counts };
+    return { projectId: session.projectId, counts: session.counts, deleted: session.deleted };
   });
+  // Once committed: the planner knows the new sizes before the first request after it.
+  await refreshStatistics(db, RESOURCE_TABLES);
+  return summary;
 }

@@ -1,8 +1,12 @@
 import type { Transaction } from 'kysely';
+import { recordAllChanged, recordChanges } from '../changes/record.js';
+import { purgeOldDeletions } from '../changes/retention.js';
+import { bumpDataVersion } from '../db/data-version.js';
 import type { Database } from '../db/schema.js';
 import type { ErrorDetail } from '../errors.js';
 import type { ChildSpec, RecordRows, ReferenceCheck, ResourceDescriptor } from '../resources/descriptor.js';
 import { ProjectRecord } from '../resources/projects/record.js';
+import { deleteRecords } from '../resources/deletion.js';
 import { upsertProject } from '../resources/projects/repository.js';
 import { type Kind, RESOURCES, resourceOf } from '../resources/registry.js';
 import { Places } from './places.js';
@@ -21,6 +25,13 @@ import { deleteParts, insert, upsert } from './writes.js';
 //
 // What a record is and how it becomes rows is its resource's business (src/resources/*/
 // descriptor.ts); this class only runs the steps, the same for every resource.
+//
+// A record `{ "id": 12, "deleted": true }` deletes (docs/API.md, "Deleting records"), in file
+// order with the upserts: deletions are gathered in batches too, and a batch of one kind is
+// written before anything of the other (upserts before a deletion, deletions before an
+// upsert), so that "write, then delete" and "delete, then write again" both end as the file
+// says. Every record written or deleted, and every one a deletion changed, goes into the
+// change log (src/changes/record.ts) in the same transaction.
 
 export type Place = number; // the index in a JSON list, or the line of an NDJSON file
 export type PlaceFormat = (kind: Kind | 'project', place: Place) => string;
@@ -43,6 +54,12 @@ export class ImportSession {
   readonly problems: string[] = [];
   problemCount = 0;
   readonly counts = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
+  /** records deleted, by kind (a category's subtree included; plans: marked deleted) */
+  readonly deleted = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
+  /** the ids of deletions not yet written, by kind */
+  private readonly deletions = new Map<Kind, Set<number>>();
+  private deletionCount = 0;
+  private pendingCount = 0;
   private project?: ProjectRecord;
   private readonly now = Math.floor(Date.now() / 1000);
   /** by table: the next id to hand out */
@@ -57,6 +74,8 @@ export class ImportSession {
   constructor(
     private readonly trx: Transaction<Database>,
     private readonly formatPlace: PlaceFormat,
+    /** deletions older than this leave the change log (src/changes/retention.ts) */
+    private readonly retentionDays: number,
   ) {}
 
   get projectId(): string | undefined {
@@ -89,11 +108,25 @@ export class ImportSession {
       return false;
     }
     this.project = value as ProjectRecord;
+    // A write first, as in every write transaction: it locks the project row (PostgreSQL), and
+    // on SQLite takes the write lock before any read (a read first could not then write if
+    // another process committed in between). Unknown projects are created by the upsert.
+    await bumpDataVersion(this.trx, this.project.id);
+    const stored = await this.trx
+      .selectFrom('projects')
+      .select('currency')
+      .where('id', '=', this.project.id)
+      .executeTakeFirst();
     await upsertProject(this.trx, this.project);
+    // Every product shows the project's currency: all of them changed.
+    if (stored && stored.currency !== this.project.currency)
+      await recordAllChanged(this.trx, this.project.id, 'product', 'products');
+    await purgeOldDeletions(this.trx, this.project.id, this.retentionDays);
     return true;
   }
 
   async add(kind: Kind, value: unknown, place: Place): Promise<void> {
+    if (typeof value === 'object' && value !== null && 'deleted' in value) return this.addDeletion(kind, value, place);
     const resource = resourceOf(kind);
     const details = checkRecord(resource.record, value);
     if (details.length === 0 && JSON.stringify(value).includes('\\u0000'))
@@ -119,10 +152,49 @@ export class ImportSession {
       now: this.now,
     });
     this.counts[kind]++;
+    if (this.deletionCount > 0) await this.flushDeletions();
     const gathering = this.gathered.get(kind)!;
     gathering.places.add(id, place);
+    if (!gathering.pending.has(id)) this.pendingCount++;
     gathering.pending.set(id, rows);
     if (gathering.pending.size >= BATCH) await this.flush(kind);
+  }
+
+  /** `{ "id": 12, "deleted": true }`: nothing else may be given; an unknown id is a no-op. */
+  private async addDeletion(kind: Kind, value: object, place: Place): Promise<void> {
+    const { id, deleted, ...rest } = value as { id?: unknown; deleted?: unknown };
+    let ok = true;
+    for (const field of Object.keys(rest)) {
+      this.problem(kind, place, field, 'is not allowed in a deletion, which holds only "id" and "deleted": true');
+      ok = false;
+    }
+    if (deleted !== true) {
+      this.problem(kind, place, 'deleted', 'must be true (leave it out to write the record)');
+      ok = false;
+    }
+    if (!Number.isSafeInteger(id) || (id as number) < 1) {
+      this.problem(kind, place, 'id', 'must be the positive integer id of the record to delete');
+      ok = false;
+    }
+    if (!ok || !this.project) return;
+    if (this.pendingCount > 0) for (const r of RESOURCES) await this.flush(r.kind);
+    let ids = this.deletions.get(kind);
+    if (!ids) this.deletions.set(kind, (ids = new Set()));
+    if (!ids.has(id as number)) this.deletionCount++;
+    ids.add(id as number);
+    if (this.deletionCount >= BATCH) await this.flushDeletions();
+  }
+
+  /** Deletes the gathered ids with their cascades, and logs every change they make. */
+  private async flushDeletions(): Promise<void> {
+    for (const resource of RESOURCES) {
+      const ids = this.deletions.get(resource.kind);
+      if (!ids?.size) continue;
+      const done = await deleteRecords(this.trx, this.project!.id, resource, [...ids]);
+      this.deleted[resource.kind] += done.deleted;
+      ids.clear();
+    }
+    this.deletionCount = 0;
   }
 
   private refuse(kind: Kind, id: number, place: Place): void {
@@ -169,6 +241,7 @@ export class ImportSession {
     const resource = resourceOf(kind);
     const gathering = this.gathered.get(kind)!;
     let staged = [...gathering.pending.values()];
+    this.pendingCount -= gathering.pending.size;
     gathering.pending.clear();
     if (resource.handles) {
       gathering.handles.clear();
@@ -176,12 +249,19 @@ export class ImportSession {
     }
     if (staged.length === 0) return;
     const ids = staged.map((s) => s.row.id);
+    await resource.derived?.remove(this.trx, this.project!.id, ids);
     await upsert(
       this.trx,
       kind,
       staged.map((s) => s.row),
     );
     for (const child of resource.children) await this.writeParts(child, staged, ids);
+    await resource.derived?.add(this.trx, this.project!.id, ids);
+    await recordChanges(
+      this.trx,
+      this.project!.id,
+      ids.map((id) => ({ type: resource.type, id, action: 'upsert' })),
+    );
   }
 
   /** Replaces the stored parts of the batch's records with the parts the file gives. */
@@ -245,6 +325,7 @@ export class ImportSession {
   async finish(): Promise<void> {
     if (!this.project) return;
     for (const r of RESOURCES) await this.flush(r.kind);
+    await this.flushDeletions();
     for (const r of RESOURCES) this.reportRepeatedIds(r);
     for (const r of RESOURCES) await r.checkReferences?.(this.referenceCheck(r));
   }

@@ -85,9 +85,13 @@ export class KeyChecker {
 
   private noteUse(id: number, now: number): void {
     if (now - (this.lastUsed.get(id) ?? 0) < LAST_USED_RESOLUTION) return;
+    const before = this.lastUsed.get(id) ?? 0;
     this.lastUsed.set(id, now);
-    // Not awaited: the answer does not wait for this write, nor fails with it.
-    const write = markUsed(this.db, id, now).catch(this.onWriteError);
+    // Not awaited: the answer does not wait for this write, nor fails with it. A write the
+    // database was too busy for (SQLite, an import holding the lock) is tried on the next use.
+    const write = markUsed(this.db, id, now).then((done) => {
+      if (!done && this.lastUsed.get(id) === now) this.lastUsed.set(id, before);
+    }, this.onWriteError);
     this.writes.add(write);
     void write.finally(() => this.writes.delete(write));
   }

@@ -4,9 +4,11 @@
 // published OpenAPI document, so both are removed from a copy; the route schemas themselves
 // stay untouched. A component that refers to itself is unrolled to a bounded depth
 // (bound-recursion.ts), for tools that cannot follow a cycle. Tags that no operation uses are dropped too, so that the list in /docs
-// always matches the routes that exist.
+// always matches the routes that exist. Error answers become $refs to shared responses
+// (shared-responses.ts).
 
 import { boundRecursion } from './bound-recursion.js';
+import { shareErrorResponses } from './shared-responses.js';
 
 type Json = unknown;
 
@@ -14,6 +16,7 @@ export function cleanDocument(document: Record<string, unknown>): Record<string,
   const out = strip(document) as Record<string, unknown>;
   const components = out.components as { schemas?: Record<string, Record<string, unknown>> } | undefined;
   if (components?.schemas) components.schemas = boundRecursion(components.schemas);
+  shareErrorResponses(out);
   const used = new Set<string>();
   for (const item of Object.values((out.paths ?? {}) as Record<string, Record<string, { tags?: string[] }>>)) {
     for (const operation of Object.values(item)) for (const tag of operation.tags ?? []) used.add(tag);

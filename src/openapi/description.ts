@@ -17,6 +17,11 @@ export const TAGS = [
   { name: 'products', description: 'Products, public unless hidden ones are asked for with fetch_hidden=true.' },
   { name: 'categories', description: 'Categories as a tree. Public.' },
   { name: 'orders', description: 'Orders and their statuses. API key required.' },
+  {
+    name: 'changes',
+    description:
+      'The change feed: every record written, hidden or deleted since a cursor, in commit order. Public for products, categories and plans.',
+  },
   { name: 'keys', description: "The project's API keys: list, create, revoke, roll. A key with keys:manage required." },
 ];
 

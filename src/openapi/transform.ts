@@ -1,6 +1,6 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { codeFor } from '../errors.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../plugins/idempotency.js';
+import { errorResponses } from '../http/schemas.js';
+import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from '../plugins/idempotency.js';
 
 // The document is generated from the route schemas; this transform only adds what every
 // route shares but does not declare itself, because it comes from app-wide hooks:
@@ -9,8 +9,8 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../plugins/idempotency.js';
 //   can answer them on any route),
 // - the Authorization scheme a route needs (config.auth, read by src/plugins/project-scope.ts),
 //   with the scope its key must hold (config.scope), and the 403 of a key without it,
-// - the headers that come with 200 (ETag) and 401 (WWW-Authenticate), and the request headers
-//   those hooks read (If-None-Match, If-Match, Idempotency-Key);
+// - the header that comes with 200 (ETag), and the request headers those hooks read
+//   (If-None-Match, If-Match, Idempotency-Key);
 // - `security: []` on public routes, so that no viewer shows them locked.
 // It hides the catch-all 405 routes of src/plugins/method-not-allowed.ts: they are the absence
 // of an operation, which OpenAPI says by not listing the method; the API description
@@ -19,11 +19,6 @@ import { IDEMPOTENCY_KEY_PATTERN } from '../plugins/idempotency.js';
 type Schema = Record<string, unknown>;
 
 const STATUS_TEXT: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No Content' };
-
-const errorRef = (status: 403 | 429 | 500 | 503, description: string) => ({
-  $ref: 'Error',
-  description: `${codeFor(status)}: ${description}`,
-});
 
 export function documentRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
   const config = route.config ?? {};
@@ -47,31 +42,28 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
     });
     response[304] = { type: 'null', description: 'Not Modified: If-None-Match matched the current ETag; no body' };
   }
-  if (response[401]) {
-    response[401] = withHeaders(response[401] as Schema, { 'WWW-Authenticate': { type: 'string', const: 'Bearer' } });
-  }
-  if (config.scope) {
-    response[403] ??= errorRef(403, `the API key lacks the scope ${config.scope}`);
-  }
-  response[429] ??= withHeaders(errorRef(429, 'too many requests from this address or key; wait Retry-After seconds'), {
-    'Retry-After': { type: 'string', description: 'seconds until the budget refills' },
-  });
-  response[500] ??= errorRef(500, 'an unexpected failure; the message never carries details');
-  response[503] ??= errorRef(503, 'storage is unreachable; try again shortly');
+  // The answers app-wide hooks can give on any route; their descriptions and headers
+  // (WWW-Authenticate, Retry-After) are those of the shared responses (shared-responses.ts).
+  const scopes: readonly string[] =
+    config.scope === undefined ? [] : typeof config.scope === 'string' ? [config.scope] : config.scope;
+  const added = errorResponses(429, 500, 503, ...(scopes.length ? ([403] as const) : []));
+  for (const [status, error] of Object.entries(added)) response[status] ??= error;
 
   const out: Schema = { ...schema, response };
   if (isGet) out.headers = withRequestHeaders(schema.headers as Schema | undefined, { 'if-none-match': IF_NONE_MATCH });
   // The app-wide hooks that read these headers: If-Match on the updates that can answer 412
-  // (src/http/if-match.ts), Idempotency-Key on every POST made with a key (idempotency.ts).
+  // (src/http/if-match.ts), Idempotency-Key where takesIdempotencyKey says (idempotency.ts).
   if (route.method === 'POST' && response[412])
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'if-match': IF_MATCH });
-  if (route.method === 'POST' && config.auth === 'key' && !config.answerHoldsSecret)
+  if (takesIdempotencyKey(route.method, config))
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'idempotency-key': IDEMPOTENCY_KEY });
   // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope.
-  const bearer = { bearerAuth: config.scope ? [config.scope] : [] };
+  const bearer = { bearerAuth: scopes.slice(0, 1) };
   if (config.auth === 'key') out.security = [bearer];
   // An empty requirement makes the key optional: it is needed only with fetch_hidden=true.
   else if (config.auth === 'fetch_hidden') out.security = [{}, bearer];
+  // Optional, and then one scope per thing asked (the change feed: fetch_hidden first, then types).
+  else if (config.auth === 'asked') out.security = [{}, ...scopes.map((s) => ({ bearerAuth: [s] }))];
   // Public: said outright, so that no viewer draws a padlock on it.
   else out.security = [];
   return { schema: out as FastifySchema, url };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -21,6 +21,18 @@ const PURGE_EVERY_MS = 60_000;
 /** Printable ASCII, 1 to 255 characters (also the header's pattern in the OpenAPI document). */
 export const IDEMPOTENCY_KEY_PATTERN = '^[!-~]{1,255}$';
 const WELL_FORMED = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+
+/**
+ * Whether a route takes Idempotency-Key: a POST made with a key, unless its answer holds a
+ * secret (a key shown once), which must never be stored. This plugin refuses the header
+ * elsewhere, and the OpenAPI document (src/openapi/transform.ts) lists it exactly here.
+ */
+export function takesIdempotencyKey(
+  method: HTTPMethods | HTTPMethods[],
+  config: Pick<FastifyContextConfig, 'auth' | 'answerHoldsSecret'>,
+): boolean {
+  return method === 'POST' && config.auth === 'key' && !config.answerHoldsSecret;
+}
 
 export interface IdempotencyClaim {
   projectId: string;
@@ -53,7 +65,7 @@ export default fp(
           { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
         ]);
       }
-      if (request.routeOptions.config.answerHoldsSecret) {
+      if (!takesIdempotencyKey(request.method, request.routeOptions.config)) {
         throw new ApiError(
           400,
           'Idempotency-Key is not accepted here: the answer holds a secret, which is never stored',

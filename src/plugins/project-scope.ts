@@ -37,9 +37,14 @@ export default fp(
 
     const enterProject: onRequestAsyncHookHandler = async (request) => {
       const { project_id: projectId } = request.params as { project_id: string };
-      const { auth, scope } = request.routeOptions.config;
+      const { auth, scope, askedScopes } = request.routeOptions.config;
       const query = request.query as Record<string, unknown>;
-      const needsKey = auth === 'key' || (auth === 'fetch_hidden' && query.fetch_hidden === 'true');
+      // The scopes this request needs; `asked`: read off its query (the change feed's types).
+      const needed = auth === 'asked' ? askedScopes!(query) : typeof scope === 'string' ? [scope] : [];
+      const needsKey =
+        auth === 'key' ||
+        (auth === 'fetch_hidden' && query.fetch_hidden === 'true') ||
+        (auth === 'asked' && needed.length > 0);
       if (needsKey) request.isPrivate = true;
       // A malformed key is refused before any database work.
       const presented = needsKey ? presentedKey(request) : undefined;
@@ -49,7 +54,7 @@ export default fp(
         if (!key) throw new ApiError(401, 'the API key is not valid for this project');
         request.apiKeyId = key.id;
         request.apiKeyScopes = key.scopes;
-        if (scope && !key.scopes.has(scope)) throw missingScope(scope);
+        for (const s of needed) if (!key.scopes.has(s)) throw missingScope(s);
       }
       if (!project) throw new ApiError(404, `project ${JSON.stringify(projectId)} not found`);
       request.project = project;
@@ -63,6 +68,10 @@ export default fp(
       if (Boolean(route.config?.auth) !== Boolean(route.config?.scope))
         throw new Error(
           `${String(route.method)} ${route.url}: a route with config.auth needs config.scope, and only it`,
+        );
+      if ((route.config?.auth === 'asked') !== (Array.isArray(route.config?.scope) && !!route.config?.askedScopes))
+        throw new Error(
+          `${String(route.method)} ${route.url}: auth 'asked' goes with askedScopes and a list of scopes`,
         );
       addRouteHook(route, 'onRequest', enterProject);
     });

@@ -46,10 +46,15 @@ declare module 'fastify' {
   }
 
   interface FastifyContextConfig {
-    /** `key`: always needs an API key; `fetch_hidden`: needs one when fetch_hidden=true (project-scope.ts) */
-    auth?: 'key' | 'fetch_hidden';
-    /** the scope the key must hold, with `auth` (project-scope.ts; a 403 otherwise) */
-    scope?: Scope;
+    /**
+     * `key`: always needs an API key; `fetch_hidden`: needs one when fetch_hidden=true;
+     * `asked`: needs one when `askedScopes` finds scopes in the query (project-scope.ts)
+     */
+    auth?: 'key' | 'fetch_hidden' | 'asked';
+    /** the scope the key must hold, with `auth` (project-scope.ts; a 403 otherwise); `asked`: every scope it may ask */
+    scope?: Scope | readonly Scope[];
+    /** `auth: 'asked'`: the scopes this request's raw query needs (none: no key needed) */
+    askedScopes?: (query: Record<string, unknown>) => Scope[];
     /** the answer holds a secret shown once, so it must never be stored (idempotency.ts refuses the header) */
     answerHoldsSecret?: boolean;
     /** the 200 answer is kept per data_version and URL, and served from memory (answer-cache.ts) */

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { TSchema } from 'typebox';
+import type { ChangeEntry, ChangeType } from '../changes/entry.js';
 import type { Database } from '../db/schema.js';
 import type { ErrorDetail } from '../errors.js';
+import type { Scope } from '../keys/scopes.js';
 
 // A resource as the import, the export and `storefront generate` see it: one descriptor per
 // resource folder, gathered in registry.ts. The machinery (src/import/, src/export/,
@@ -61,22 +63,65 @@ export interface ReferenceCheck {
   refused(table: RecordTable, id: number): boolean;
 }
 
+/**
+ * Rows a resource keeps derived from its stored records (the products' kept counts), kept in
+ * the writer's transaction one batch at a time. Every writer of the records calls both.
+ */
+export interface DerivedRows {
+  /** before the stored records `ids` are rewritten or deleted: takes them out */
+  remove(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void>;
+  /** once the records `ids` and their parts are written: adds them */
+  add(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void>;
+}
+
+/** Who reads the change feed: what its records are presented with, and what it may see. */
+export interface FeedReader {
+  projectId: string;
+  /** the project's currency (products show it) */
+  currency: string;
+  /** fetch_hidden=true with a key of products:read_hidden */
+  includeHidden: boolean;
+}
+
+/** What deleting records did (docs/API.md, "Deleting records"). */
+export interface Deletion {
+  /** how many of the ids named a record (more than given when a category takes its subtree) */
+  deleted: number;
+  /** every change it made: the records deleted and those its cascade changed */
+  changes: ChangeEntry[];
+}
+
 export interface ResourceDescriptor<R = never> {
   /** the table of its records, the section of a JSON document, the key of import counts */
   kind: RecordTable;
-  /** the `type` of an NDJSON line, and the record's name in messages ("product 12") */
-  type: string;
+  /** the `type` of an NDJSON line and of the change feed, and the record's name in messages ("product 12") */
+  type: ChangeType;
+  /** the scope a key needs to read these records in the change feed (none: public) */
+  readScope?: Scope;
   /** the TypeBox schema a record of the file is checked against */
   record: TSchema;
   /** records carry a `handle`, unique per project among this resource's records */
   handles?: boolean;
   children: readonly ChildSpec[];
+  /** rows kept derived from the records, if any */
+  derived?: DerivedRows;
   /** a problem the schema cannot express (checked after it), if any */
   check?(record: R): ErrorDetail | undefined;
   /** a valid record, with its id decided, as rows: the same for the import and generate */
   toRows(record: R, id: number, ctx: RowContext): RecordRows;
   /** checks the references of every record of the file (run after all are written) */
   checkReferences?(check: ReferenceCheck): Promise<void>;
+  /**
+   * The change feed: the records `ids` (one page's, at most 1,000) as the lists show them to
+   * this reader, fetched by primary key. An id left out is gone for the reader: deleted,
+   * hidden, or (a plan) no longer active, and the feed shows it as a `delete`.
+   */
+  presentForFeed(db: Kysely<Database>, reader: FeedReader, ids: number[]): Promise<Map<number, unknown>>;
+  /**
+   * Deletes the records `ids` of the project with what the contract cascades (a deletion in
+   * an import, `storefront delete`), inside the caller's transaction; unknown ids are no-ops.
+   */
+  deleteRecords(trx: Kysely<Database>, projectId: string, ids: number[]): Promise<Deletion>;
   /** the export: up to `limit` records in the import format, in id order, ids above `after` */
   exportPage(db: Kysely<Database>, projectId: string, after: number, limit: number): Promise<{ id: number }[]>;
 }

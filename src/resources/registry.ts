@@ -19,6 +19,9 @@ export const RESOURCES: readonly ResourceDescriptor[] = [
 
 export type Kind = ResourceDescriptor['kind'];
 
+/** Every table of the resources' records and parts: what a bulk write may have changed. */
+export const RESOURCE_TABLES: readonly string[] = RESOURCES.flatMap((r) => [r.kind, ...r.children.map((c) => c.table)]);
+
 const byKind = new Map(RESOURCES.map((r) => [r.kind, r]));
 const byType = new Map(RESOURCES.map((r) => [r.type, r]));
 
@@ -28,5 +31,5 @@ export function resourceOf(kind: Kind): ResourceDescriptor {
 
 /** The resource of an NDJSON line's `type` ("product"), if there is one. */
 export function resourceOfType(type: string): ResourceDescriptor | undefined {
-  return byType.get(type);
+  return byType.get(type as ResourceDescriptor['type']);
 }

@@ -39,6 +39,7 @@ eachBackend('import', (backend) => {
     assert.deepEqual(summary, {
       projectId: 'imp',
       counts: { categories: 0, products: 1, plans: 1, users: 1, orders: 1 },
+      deleted: { categories: 0, products: 0, plans: 0, users: 0, orders: 0 },
     });
     const p = (await call(app, 'GET', '/v2/projects/imp/products/plain')).body;
     assert.ok(p.created_at >= before);

@@ -150,3 +150,25 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     assert.equal((await call(a, 'GET', HIDDEN, { headers: bearer(two.key) })).status, 401);
   });
 });
+
+test('SQLite: last_used_at never waits for another connection’s write lock; the next use writes it', async (t) => {
+  // better-sqlite3 waits for a lock on the event loop's thread: a write waiting for an
+  // import's lock would stall every request of the process for up to busy_timeout (5 s).
+  const { a, b, close } = await twoStorages('sqlite');
+  t.after(close);
+  await seedShop(a);
+  const { app } = await testApp(t, 'sqlite', { storage: a, now: () => T0 });
+  const { id, key } = await createKey(a.db, SHOP, 'ci', { now: T0 - 10 });
+  const lastUsed = async () =>
+    (await a.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow())
+      .last_used_at;
+  b.sqlite!.exec('begin immediate'); // another process's import holds the write lock
+  assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
+  await app.keys.settled();
+  assert.equal(a.sqlite!.pragma('busy_timeout', { simple: true }), 5000, 'the connection keeps its busy_timeout');
+  b.sqlite!.exec('commit');
+  assert.equal(await lastUsed(), null, 'skipped while the lock was held');
+  assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
+  await app.keys.settled();
+  assert.equal(await lastUsed(), T0, 'written by the next use, within the same minute');
+});

@@ -10,6 +10,12 @@ import { testApp } from '../support/app.js';
 
 type Json = Record<string, any>;
 
+/** A response object, or the shared response its $ref names. */
+function resolved(document: Json, response: Json): Json {
+  const name = /^#\/components\/responses\/(.+)$/.exec(response.$ref ?? '')?.[1];
+  return name ? document.components.responses[name] : response;
+}
+
 async function documentOf(app: FastifyInstance): Promise<Json> {
   const response = await app.inject({ method: 'GET', url: '/v2/openapi.json' });
   assert.equal(response.statusCode, 200);
@@ -36,8 +42,8 @@ test('shared schemas are components, referred to by local $refs, with no TypeBox
   assert.doesNotMatch(text, /"~[a-z]/i, 'no TypeBox-internal key such as ~kind');
   assert.doesNotMatch(text, /"\$id"/, 'no bare $id');
   for (const [, ref] of text.matchAll(/"\$ref":"([^"]*)"/g)) {
-    const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
-    assert.ok(name && document.components.schemas[name], `$ref ${ref} resolves inside the document`);
+    const [, kind, name] = /^#\/components\/(schemas|responses)\/(.+)$/.exec(ref) ?? [];
+    assert.ok(kind && document.components[kind][name], `$ref ${ref} resolves inside the document`);
   }
   // Category nests itself: the document spells it out NESTING_DEPTH levels deep with no cycle
   // (tools that dereference every $ref stop at one), each level the same shape.
@@ -48,6 +54,25 @@ test('shared schemas are components, referred to by local $refs, with no TypeBox
   }
   assert.equal(level.properties.subcategories.items.type, 'object');
   assert.doesNotMatch(JSON.stringify(document.components.schemas.Category), /\$ref/);
+});
+
+test('error answers are described once, as shared responses, with the headers that come with them', async (t) => {
+  const { app } = await testApp(t, 'sqlite');
+  const document = await documentOf(app);
+  const shared = document.components.responses;
+  for (const [name, status] of Object.entries({ BadRequest: 400, NotFound: 404, TooManyRequests: 429 })) {
+    assert.match(shared[name].description, /^[a-z_]+: /, name);
+    assert.equal(shared[name].content['application/json'].schema.$ref, '#/components/schemas/Error');
+    // every operation refers to the shared answer of each error status it lists
+    for (const item of Object.values<Json>(document.paths))
+      for (const operation of Object.values<Json>(item))
+        assert.deepEqual(operation.responses[status], { $ref: `#/components/responses/${name}` });
+  }
+  assert.equal(shared.Unauthorized.headers['WWW-Authenticate'].schema.const, 'Bearer');
+  assert.ok(shared.TooManyRequests.headers['Retry-After']);
+  // no error body is spelled out inside an operation
+  const operations = JSON.stringify(document.paths);
+  assert.doesNotMatch(operations, /"#\/components\/schemas\/Error"/);
 });
 
 test('every operation: a camelCase operationId, examples for its parameters and body, patterns, security', async (t) => {
@@ -125,7 +150,8 @@ test('every operation declares its path parameters, its errors, and 304 for GET'
           assert.ok(operation.requestBody?.content?.['application/json']?.schema, `${where}: documents its body`);
         for (const status of ['413', '415']) assert.ok(statuses.includes(status), `${where}: documents ${status}`);
       }
-      for (const [status, response] of Object.entries<Json>(operation.responses)) {
+      for (const [status, listed] of Object.entries<Json>(operation.responses)) {
+        const response = resolved(document, listed);
         if (status === '304') assert.equal(response.content, undefined, `${where}: 304 has no body`);
         else assert.ok(response.content?.['application/json']?.schema, `${where}: ${status} has a JSON schema`);
       }

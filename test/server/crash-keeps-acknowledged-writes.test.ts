@@ -58,6 +58,7 @@ eachBackend('crash safety', (backend) => {
     let next = 1;
     for (let round = 0; round < KILLS; round++) {
       const server = await startServe(t, { DATABASE_URL: url });
+      const before = acknowledged;
       let stop = false;
       const writer = async (record: number) => {
         while (!stop) {
@@ -79,7 +80,10 @@ eachBackend('crash safety', (backend) => {
         }
       };
       const writers = RECORDS.map((_, i) => writer(i));
-      await new Promise((r) => setTimeout(r, 400 + Math.random() * 400));
+      // Kill once every writer has had a couple of updates acknowledged in this round (a count,
+      // not a time window, so a loaded machine cannot make the round empty), then at a random moment.
+      while (acknowledged - before < 2 * RECORDS.length) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, Math.random() * 300));
       server.child.kill('SIGKILL');
       await server.exited;
       stop = true;

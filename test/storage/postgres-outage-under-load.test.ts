@@ -147,9 +147,9 @@ describe('PostgreSQL outage under load, against a real server process', { skip: 
     const recovery = back - marks.restored;
     assert.ok(recovery <= 10_000, `recovered in ${ms(recovery)}`);
 
-    // The partition: every request still ends, by the pool's connect (3 s) or query (10 s)
+    // The partition: every request still ends, by the pool's connect (3 s) or query (7 s)
     // timeout; those in flight when it began included. Worst case: 3 s waiting for a
-    // connection of the full pool, then 10 s for a query that never returns.
+    // connection of the full pool, then 7 s (the 5 s statement timeout + 2 s) for a query that never returns.
     const partitioned = samples.filter((s) => s.end >= marks.frozen && s.start < marks.thawed);
     const partitionMax = Math.max(...partitioned.map((s) => s.end - s.start));
     assert.ok(

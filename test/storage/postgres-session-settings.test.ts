@@ -2,15 +2,21 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { connect } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { testApp } from '../support/app.js';
+import { bearer, call } from '../support/request.js';
+import { seedShop } from '../support/shop.js';
 import { PG_SKIP, PG_URL } from '../support/storage.js';
 
-// A serving process limits every statement to 10 s (no request hangs on a slow database);
-// CLI commands run without a limit (a large import's reference checks may take minutes).
+// A serving process limits every statement to 5 s, or DATABASE_STATEMENT_TIMEOUT_MS (no request
+// holds a connection for long), and a request whose statement is cancelled answers 503
+// `unavailable`; CLI commands run without a limit (a large import's reference checks may take
+// minutes).
 
 describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
-  test('server: 10 s statement timeout; CLI: none; both name themselves', async (t) => {
-    const settings = async (longRunning: boolean) => {
-      const storage = connect(PG_URL!, { longRunning, poolSize: 1 });
+  test('server: 5 s statement timeout by default, or as configured; CLI: none; both name themselves', async (t) => {
+    const settings = async (longRunning: boolean, statementTimeoutMs?: number) => {
+      const storage = connect(PG_URL!, { longRunning, poolSize: 1, statementTimeoutMs });
       t.after(() => storage.close());
       const { rows } = await sql<{
         timeout: string;
@@ -20,7 +26,49 @@ describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
       );
       return rows[0];
     };
-    assert.deepEqual(await settings(false), { timeout: '10s', name: 'storefront-api' });
+    assert.deepEqual(await settings(false), { timeout: '5s', name: 'storefront-api' });
+    assert.deepEqual(await settings(false, 250), { timeout: '250ms', name: 'storefront-api' });
     assert.deepEqual(await settings(true), { timeout: '0', name: 'storefront-api' });
+  });
+
+  test('a request whose statement runs past the timeout answers 503 unavailable, and the next one is served', async (t) => {
+    // Another transaction holds the project row; the update's first statement (the
+    // data_version bump) waits on it until PostgreSQL cancels it.
+    const schema = `t_timeout_${Date.now()}`;
+    const admin = connect(PG_URL!, { poolSize: 2, longRunning: true });
+    await sql`create schema ${sql.id(schema)}`.execute(admin.db);
+    t.after(async () => {
+      await sql`drop schema ${sql.id(schema)} cascade`.execute(admin.db);
+      await admin.close();
+    });
+    const setup = connect(PG_URL!, { searchPath: schema, poolSize: 1, longRunning: true });
+    await migrateToLatest(setup.db);
+    await seedShop(setup);
+    await setup.close();
+    const storage = connect(PG_URL!, { searchPath: schema, poolSize: 2, statementTimeoutMs: 300 });
+    t.after(() => storage.close());
+    const { app, key } = await testApp(t, 'postgres', { storage });
+    const token = await key('shop');
+
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = admin.db.transaction().execute(async (trx) => {
+      await sql`select 1 from ${sql.id(schema, 'projects')} where id = 'shop' for update`.execute(trx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const r = await call(app, 'POST', '/v2/projects/shop/products/1', { headers: bearer(token), body: { price: 5 } });
+    release();
+    await holder;
+    assert.equal(r.status, 503, r.text);
+    assert.equal(r.body.error.code, 'unavailable');
+    const after = await call(app, 'POST', '/v2/projects/shop/products/1', {
+      headers: bearer(token),
+      body: { price: 5 },
+    });
+    assert.equal(after.status, 200, after.text);
   });
 });

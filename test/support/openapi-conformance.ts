@@ -32,12 +32,17 @@ import type { Response } from 'light-my-request';
 // - 304 (If-None-Match) is documented without a body, and must have none.
 
 type Schema = Record<string, unknown>;
+interface DocumentedResponse {
+  $ref?: string;
+  content?: Record<string, { schema?: Schema }>;
+}
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+  responses: Record<string, DocumentedResponse>;
 }
 type PathItem = Record<string, Operation>;
 interface Document {
   paths: Record<string, PathItem>;
+  components?: { responses?: Record<string, DocumentedResponse> };
 }
 
 const HIDDEN = [
@@ -48,18 +53,21 @@ const HIDDEN = [
   /^\/(healthz|readyz|metrics)\/?$/,
 ];
 const DOCUMENT_ID = 'openapi.json';
+const SHARED_RESPONSES = '#/components/responses/';
 const REFUSED_BEFORE_ROUTING = [400, 413, 415];
 
 export class ConformanceChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly paths: Array<{ template: string; pattern: RegExp; params: number; item: PathItem }>;
+  private readonly responses: Record<string, DocumentedResponse>;
 
   constructor(document: Document) {
     addFormats.default(this.ajv);
     // The whole document is one schema resource, so that the `#/components/schemas/...`
     // references inside the response schemas resolve exactly as a client would resolve them.
     this.ajv.addSchema(document, DOCUMENT_ID);
+    this.responses = document.components?.responses ?? {};
     this.paths = Object.entries(document.paths).map(([template, item]) => ({
       template,
       item,
@@ -115,26 +123,30 @@ export class ConformanceChecker {
     }
 
     const status = String(response.statusCode);
-    const documented =
-      operation.responses[status] ?? operation.responses[`${status[0]}XX`] ?? operation.responses.default;
+    const listed = operation.responses[status] ?? operation.responses[`${status[0]}XX`] ?? operation.responses.default;
     expect(
-      documented !== undefined,
+      listed !== undefined,
       `${where}: status ${status} is not documented for ${method} ${template} (documented: ${Object.keys(operation.responses).join(', ')})`,
       response,
     );
+    const key =
+      status in operation.responses ? status : listed === operation.responses.default ? 'default' : `${status[0]}XX`;
+    // An error answer is a $ref to a response shared by every operation (components/responses).
+    const pointer =
+      listed.$ref ?? `#/paths/${encodeURIComponent(escapePointer(template))}/${method.toLowerCase()}/responses/${key}`;
+    const documented = listed.$ref ? this.sharedResponse(listed.$ref) : listed;
+    expect(documented !== undefined, `${where}: ${listed.$ref} is not in the document`, response);
     const schema = documented.content?.['application/json']?.schema;
     if (method === 'HEAD' || !schema) {
       expect(response.rawPayload.length === 0, `${where}: the document describes no body, yet one was sent`, response);
       return;
     }
-    const key =
-      status in operation.responses
-        ? status
-        : documented === operation.responses.default
-          ? 'default'
-          : `${status[0]}XX`;
-    const pointer = `#/paths/${encodeURIComponent(escapePointer(template))}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
-    this.checkBody(response, pointer, where);
+    this.checkBody(response, `${pointer}/content/application~1json/schema`, where);
+  }
+
+  private sharedResponse(ref: string): DocumentedResponse | undefined {
+    const name = ref.startsWith(SHARED_RESPONSES) ? ref.slice(SHARED_RESPONSES.length) : undefined;
+    return name === undefined ? undefined : this.responses[name];
   }
 
   /** The Error envelope; none at all for HEAD, which never has a body. */

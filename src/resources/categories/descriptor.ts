@@ -1,5 +1,7 @@
 import { pageById } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
+import { deleteCategories } from './delete.js';
+import { categoriesForFeed } from './feed.js';
 import { categoryRecord } from './present.js';
 import { CategoryRecord } from './record.js';
 import { checkCategoryReferences } from './references.js';
@@ -11,6 +13,8 @@ export const categoriesDescriptor: ResourceDescriptor<CategoryRecord> = {
   record: CategoryRecord,
   handles: true,
   children: [],
+  presentForFeed: categoriesForFeed,
+  deleteRecords: deleteCategories,
   toRows: categoryRows,
   checkReferences: checkCategoryReferences,
   exportPage: async (db, projectId, after, limit) =>

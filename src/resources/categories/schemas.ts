@@ -16,6 +16,22 @@ export const Category = {
   },
 } as const;
 
+/** A category in the change feed: flat, its place in the tree given by parent_id. */
+export const FeedCategory = {
+  $id: 'FeedCategory',
+  type: 'object',
+  additionalProperties: false,
+  description:
+    'A category as the change feed gives it: without subcategories (each is its own entry); the tree follows from parent_id.',
+  required: ['id', 'handle', 'name', 'parent_id'],
+  properties: {
+    id: { type: 'integer' },
+    handle: { type: 'string' },
+    name: { type: 'string' },
+    parent_id: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+  },
+} as const;
+
 export interface CategoryNode {
   id: number;
   handle: string;

@@ -1,5 +1,7 @@
 import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
+import { deleteOrders } from './delete.js';
+import { ordersForFeed } from './feed.js';
 import { presentOrder } from './present.js';
 import { OrderRecord } from './record.js';
 import { checkOrderReferences } from './references.js';
@@ -10,7 +12,10 @@ export const ordersDescriptor: ResourceDescriptor<OrderRecord> = {
   kind: 'orders',
   type: 'order',
   record: OrderRecord,
+  readScope: 'orders:read',
   children: [{ table: 'order_items', parent: 'order_id' }],
+  presentForFeed: ordersForFeed,
+  deleteRecords: deleteOrders,
   toRows: orderRows,
   checkReferences: checkOrderReferences,
   exportPage: (db, projectId, after, limit) =>

@@ -1,5 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { CountScope } from '../../cache/count-cache.js';
+import { recordChanges } from '../../changes/record.js';
 import { bumpDataVersion } from '../../db/data-version.js';
 import type { Database } from '../../db/schema.js';
 import { forUpdate } from '../../db/dialect.js';
@@ -127,6 +128,7 @@ export async function updateOrder(
     if (changes.delivery_information !== undefined) set.delivery_information = changes.delivery_information;
 
     await trx.updateTable('orders').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
+    await recordChanges(trx, projectId, [{ type: 'order', id, action: 'upsert' }]);
     const items = await itemsOf(trx, projectId, [id]);
     return { row: { ...current, ...set }, items: items.get(id) ?? [] };
   });

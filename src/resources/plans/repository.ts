@@ -3,15 +3,16 @@ import type { Database } from '../../db/schema.js';
 import { presentPlan } from './present.js';
 import type { Plan } from './schemas.js';
 
-/** Plans with their prices; `onlyActive` for the public list, `id` for one plan. */
+/** Plans with their prices; `onlyActive` for the public list, `id` for one plan, `ids` for a page of the feed. */
 export async function findPlans(
   db: Kysely<Database>,
   projectId: string,
-  where: { onlyActive?: boolean; id?: number },
+  where: { onlyActive?: boolean; id?: number; ids?: number[] },
 ): Promise<Plan[]> {
   let q = db.selectFrom('plans').selectAll().where('project_id', '=', projectId);
   if (where.onlyActive) q = q.where('status', '=', 'active');
   if (where.id !== undefined) q = q.where('id', '=', where.id);
+  if (where.ids !== undefined) q = q.where('id', 'in', where.ids);
   const plans = await q.orderBy('id').execute();
   if (plans.length === 0) return [];
   const prices = await db

@@ -1,5 +1,8 @@
 import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
+import { countProducts, uncountProducts } from './counts.js';
+import { deleteProducts } from './delete.js';
+import { productsForFeed } from './feed.js';
 import { productRecord } from './present.js';
 import { ProductRecord } from './record.js';
 import { checkProductReferences } from './references.js';
@@ -12,7 +15,10 @@ export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   record: ProductRecord,
   handles: true,
   children: [{ table: 'product_categories', parent: 'product_id' }],
+  derived: { remove: uncountProducts, add: countProducts },
   check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
+  presentForFeed: productsForFeed,
+  deleteRecords: deleteProducts,
   toRows: productRows,
   checkReferences: checkProductReferences,
   exportPage: (db, projectId, after, limit) =>

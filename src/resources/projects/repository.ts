@@ -11,15 +11,18 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
   return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * Creates the project, or gives an existing one the new name and currency. An existing
- * project's data_version is bumped: its currency shows in answers, and an import (which
- * starts here) is about to change its data in the same transaction.
- */
 /** The rows of the projects named (a shared read of many requests: reader.ts). */
 export async function findProjects(db: Kysely<Database>, ids: string[]): Promise<Project[]> {
   return db.selectFrom('projects').selectAll().where('id', 'in', ids).execute();
 }
+
+/**
+ * Creates the project, or gives an existing one the new name and currency. An existing
+ * project's data_version is bumped: its currency shows in answers, and an import (which
+ * starts here) is about to change its data in the same transaction. A new one starts at
+ * version 1, so that the change log's seq (its data_version) of its first write is above
+ * the feed's "from the beginning", 0.
+ */
 
 export async function upsertProject(
   db: Kysely<Database>,
@@ -28,7 +31,7 @@ export async function upsertProject(
   const t = Math.floor(Date.now() / 1000);
   await db
     .insertInto('projects')
-    .values({ ...p, created_at: t, updated_at: t })
+    .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
     .onConflict((oc) =>
       oc.column('id').doUpdateSet({
         name: p.name,

@@ -1,5 +1,7 @@
 import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
+import { deleteUsers } from './delete.js';
+import { usersForFeed } from './feed.js';
 import { presentUser } from './present.js';
 import { UserRecord } from './record.js';
 import { checkUserReferences } from './references.js';
@@ -10,7 +12,10 @@ export const usersDescriptor: ResourceDescriptor<UserRecord> = {
   kind: 'users',
   type: 'user',
   record: UserRecord,
+  readScope: 'users:read',
   children: [{ table: 'subscriptions', parent: 'user_id' }],
+  presentForFeed: usersForFeed,
+  deleteRecords: deleteUsers,
   toRows: userRows,
   checkReferences: checkUserReferences,
   exportPage: (db, projectId, after, limit) =>

@@ -1,0 +1,103 @@
+import { Type } from 'typebox';
+import { CHANGE_TYPES } from '../../changes/entry.js';
+import { encodeCursor } from '../../changes/cursor.js';
+import { Id, Timestamp } from '../../http/schemas.js';
+import { FetchHidden } from '../products/schemas.js';
+
+// GET /v2/projects/<project_id>/changes/ (docs/API.md, "The change feed").
+
+export const MAX_LIMIT = 1000;
+export const DEFAULT_LIMIT = 100;
+/** The types a reader gets when it names none: the public ones. */
+export const PUBLIC_TYPES = ['product', 'category', 'plan'] as const;
+
+const CURSOR_PATTERN = '^[A-Za-z0-9_-]{1,80}$';
+
+export const ChangesQuery = Type.Object(
+  {
+    since: Type.Optional(
+      Type.String({
+        pattern: CURSOR_PATTERN,
+        description: 'a cursor: the `next` of an earlier answer; leave it out to start from the beginning',
+        // seq 1: the first write of any project (its creation), so the example is valid on any project.
+        examples: [encodeCursor(1)],
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIMIT,
+        default: DEFAULT_LIMIT,
+        description: `most entries in this answer, default ${DEFAULT_LIMIT}`,
+        examples: [DEFAULT_LIMIT],
+      }),
+    ),
+    types: Type.Optional(
+      Type.String({
+        description: `comma-separated from ${CHANGE_TYPES.join(', ')}; default ${PUBLIC_TYPES.join(',')}. user and order need a key with users:read / orders:read`,
+        examples: [PUBLIC_TYPES.join(',')],
+      }),
+    ),
+    fetch_hidden: Type.Optional(FetchHidden),
+  },
+  { additionalProperties: false },
+);
+
+export const ChangeEntry = Type.Object({
+  type: Type.Enum(CHANGE_TYPES),
+  id: Id,
+  action: Type.Enum(['upsert', 'delete'], {
+    description: 'upsert: the record as it is now; delete: the record is gone for this reader',
+  }),
+  record: Type.Union(
+    [Type.Ref('Product'), Type.Ref('FeedCategory'), Type.Ref('Plan'), Type.Ref('User'), Type.Ref('Order'), Type.Null()],
+    { description: 'the record as the lists show it (a category without subcategories); null for a delete' },
+  ),
+  changed_at: Timestamp,
+});
+
+export const ChangeList = Type.Object(
+  {
+    data: Type.Array(ChangeEntry, { description: 'in commit order; each record at most once' }),
+    next: Type.String({
+      description:
+        'the cursor to ask with next: after this page, or (has_more false) after everything committed when this answer was made',
+    }),
+    has_more: Type.Boolean({ description: 'true: ask again with next at once; false: poll with next later' }),
+  },
+  {
+    examples: [
+      {
+        data: [
+          {
+            type: 'product',
+            id: 12,
+            action: 'upsert',
+            record: {
+              id: 12,
+              handle: 'linen-shirt',
+              name: 'Linen shirt',
+              description: 'Light and cool.',
+              sku: 'LS-01',
+              price: 4900,
+              currency: 'USD',
+              inventory_type: 'advanced',
+              in_stock: true,
+              stock_quantity: 7,
+              show_in_store: true,
+              custom_sort: 0,
+              category_ids: [3, 5],
+              images: [],
+              created_at: 1763700000,
+              updated_at: 1763710000,
+            },
+            changed_at: 1763710000,
+          },
+          { type: 'product', id: 13, action: 'delete', record: null, changed_at: 1763710005 },
+        ],
+        next: encodeCursor(42),
+        has_more: false,
+      },
+    ],
+  },
+);

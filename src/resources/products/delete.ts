@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { ChangeEntry } from '../../changes/entry.js';
+import type { Database } from '../../db/schema.js';
+import type { Deletion } from '../descriptor.js';
+import { uncountProducts } from './counts.js';
+
+/**
+ * A deleted product leaves every category and list; the items of orders that held it keep
+ * their name and price with product_id null, so those orders changed too.
+ */
+export async function deleteProducts(trx: Kysely<Database>, projectId: string, ids: number[]): Promise<Deletion> {
+  await uncountProducts(trx, projectId, ids); // the kept counts, before the rows go
+  const gone = await trx
+    .deleteFrom('products')
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .returning('id')
+    .execute();
+  if (gone.length === 0) return { deleted: 0, changes: [] };
+  const deleted = gone.map((r) => r.id);
+  await trx
+    .deleteFrom('product_categories')
+    .where('project_id', '=', projectId)
+    .where('product_id', 'in', deleted)
+    .execute();
+  const items = await trx
+    .updateTable('order_items')
+    .set({ product_id: null })
+    .where('project_id', '=', projectId)
+    .where('product_id', 'in', deleted)
+    .returning('order_id')
+    .execute();
+  const changes: ChangeEntry[] = deleted.map((id) => ({ type: 'product', id, action: 'delete' }));
+  for (const order of new Set(items.map((i) => i.order_id)))
+    changes.push({ type: 'order', id: order, action: 'upsert' });
+  return { deleted: deleted.length, changes };
+}
