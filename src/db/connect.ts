@@ -83,6 +83,9 @@ function connectSqlite(path: string, readers: number): Storage {
     const db = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool) });
     const close = async () => {
       await db.destroy();
+      // Kysely destroys a driver only once a query initialised it: the pools are closed here
+      // too, or threads spawned for a storage never queried would keep the process alive.
+      await Promise.all([readerPool.close(), writerPool.close()]);
       sqlite.close();
     };
     return { db, backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };

@@ -23,9 +23,6 @@ export class SqliteThread {
 
   constructor(options: WorkerOptions) {
     this.worker = new Worker(WORKER_URL, { workerData: options });
-    // An idle thread does not keep the process alive; one running a statement does
-    // (ref while anything is pending, below).
-    this.worker.unref();
     this.worker.on('message', (reply: Reply) => {
       const pending = this.pending.get(reply.id);
       if (!pending) return;
@@ -50,6 +47,9 @@ export class SqliteThread {
       );
     });
     this.worker.on('exit', (code) => this.fail(new Error(`SQLite worker thread exited (code ${code})`)));
+    // An idle thread does not keep the process alive; one running a statement does (ref while
+    // anything is pending). After the listeners: adding a 'message' listener refs the port again.
+    this.worker.unref();
   }
 
   get alive(): boolean {

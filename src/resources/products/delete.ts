@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ChangeEntry } from '../../changes/entry.js';
 import type { Database } from '../../db/schema.js';
+import { deleteOwnRows } from '../deletion.js';
 import type { Deletion } from '../descriptor.js';
 import { uncountProducts } from './counts.js';
 
@@ -10,14 +11,8 @@ import { uncountProducts } from './counts.js';
  */
 export async function deleteProducts(trx: Kysely<Database>, projectId: string, ids: number[]): Promise<Deletion> {
   await uncountProducts(trx, projectId, ids); // the kept counts, before the rows go
-  const gone = await trx
-    .deleteFrom('products')
-    .where('project_id', '=', projectId)
-    .where('id', 'in', ids)
-    .returning('id')
-    .execute();
-  if (gone.length === 0) return { deleted: 0, changes: [] };
-  const deleted = gone.map((r) => r.id);
+  const deleted = await deleteOwnRows(trx, 'products', projectId, ids);
+  if (deleted.length === 0) return { deleted: 0, changes: [] };
   await trx
     .deleteFrom('product_categories')
     .where('project_id', '=', projectId)
