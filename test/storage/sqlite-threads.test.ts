@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -236,6 +237,17 @@ describe('SQLite in worker threads', () => {
       ['healthz 200', 'product 200'],
       `the slow reads ended last: ${done.join(', ')}`,
     );
+  });
+
+  test('a threaded storage closed before any query lets its process exit', async (t) => {
+    const { path } = await twoWays(t);
+    // Kysely destroys only a driver a query initialised: connect.ts closes the pools itself.
+    const connectJs = new URL('../../src/db/connect.js', import.meta.url).href;
+    const script = `const { connect } = await import(${JSON.stringify(connectJs)});
+      await connect(${JSON.stringify(`sqlite:${path}`)}, { sqliteReaders: 2 }).close();`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
+    assert.equal(run.signal, null, 'the process still ran after close()');
+    assert.equal(run.status, 0, String(run.stderr));
   });
 
   test('a pool grows beyond its size while every thread is busy, and shrinks back when idle', async (t) => {
