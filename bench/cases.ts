@@ -20,7 +20,7 @@ export interface Case {
   draw(r: Random): Request;
 }
 
-const PER_PAGE = 10; // the API's default page size
+const PER_PAGE = 20; // the API's default page size
 const VISIBLE = 'show_in_store = 1';
 /** each clause alone, and every pair of two different keys */
 const ORDERS = [

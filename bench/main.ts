@@ -7,11 +7,20 @@ import pg from 'pg';
 import { type Storage, connect } from '../src/db/connect.js';
 import { type Case, type Request, cases, heavySearch } from './cases.js';
 import { type LoadResult, load } from './load.js';
-import { writeNdjson } from './ndjson.js';
+import { type ImportContext, afterImportPlans, importAlone, importFile, importWhileServing } from './imports.js';
 import { type Pools, readPools } from './pools.js';
 import { CLI, ROOT, type Server, freePort, runCli, startServer, watchRss } from './processes.js';
 import { type Random, chooseSeed, seeded } from './random.js';
-import { type ImportRow, type Phase, type QueryRow, type Run, printRun, printTargets } from './report.js';
+import {
+  type GenerateRow,
+  type ImportRow,
+  type Phase,
+  type PlanCheck,
+  type QueryRow,
+  type Run,
+  printRun,
+  printTargets,
+} from './report.js';
 
 // `npm run bench`: generates catalogs of each size on each backend, starts the API server on
 // them (rate limiter on), and measures each case with inputs drawn at random from a seed,
@@ -69,6 +78,8 @@ async function main(): Promise<void> {
     options: { sizes, backends, seconds, warmup, connections, cache: !values['no-cache'], smoke, seed },
     results: [],
     imports: [],
+    generates: [],
+    plan_checks: [],
   };
   mkdirSync(values.out, { recursive: true });
   const file = join(values.out, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
@@ -88,7 +99,9 @@ async function main(): Promise<void> {
         try {
           const measured = await measureSize(backend, size, db.url, baseline, work);
           run.results.push(...measured.rows);
-          if (measured.imported) run.imports.push(measured.imported);
+          run.imports.push(...measured.imports);
+          run.generates!.push(measured.generated);
+          if (measured.planCheck) run.plan_checks!.push(measured.planCheck);
           save();
         } finally {
           await db.drop();
@@ -140,7 +153,7 @@ async function measureSize(
   url: string,
   baseline: Server,
   work: string,
-): Promise<{ rows: QueryRow[]; imported?: ImportRow }> {
+): Promise<{ rows: QueryRow[]; imports: ImportRow[]; generated: GenerateRow; planCheck?: PlanCheck }> {
   const db = ['--database', url];
   const orders = Math.max(100, Math.round(size / 10));
   const users = Math.max(20, Math.round(size / 100));
@@ -156,7 +169,13 @@ async function measureSize(
     String(users),
     ...db,
   ]);
-  log(`  ${gen.stdout.trim()}`);
+  log(`  ${gen.stdout.trim()}; peak RSS ${round(gen.peakRss / 2 ** 20, 0)} MiB`);
+  const generated: GenerateRow = {
+    backend,
+    products: size,
+    seconds: round(gen.seconds, 1),
+    peak_rss_mib: round(gen.peakRss / 2 ** 20, 0),
+  };
   const key = (await runCli(['key', 'create', PROJECT, '--label', 'bench', ...db])).stdout.trim();
 
   const port = await freePort();
@@ -179,7 +198,8 @@ async function measureSize(
   const stopRss = watchRss(server.pid);
   const storage = connect(url);
   const rows: QueryRow[] = [];
-  let imported: ImportRow | undefined;
+  const imports: ImportRow[] = [];
+  let planCheck: PlanCheck | undefined;
   const base = `${server.url}/v2/projects/${PROJECT}`;
   const bareLoad = (bytes: number) =>
     load(`${baseline.url}/${Math.max(bytes, 2)}`, { seconds, connections, expect: 200 });
@@ -256,33 +276,30 @@ async function measureSize(
       side: { name: 'heavy searches', ...searches },
     });
 
-    // Reads of every case while `storefront import` writes another project in its own process.
+    // The write side: an import alone, the reads right after it, an import beside reads of every case.
     if (importSize > 0) {
-      const file = join(work, 'import.ndjson');
-      await writeNdjson(file, 'imported', importSize);
-      const all = cases(pools);
-      await touch();
-      log(`  storefront import of ${importSize} products while reads run…`);
-      const importing = runCli(['import', file, ...db]);
-      const reads = await load(base, {
-        seconds: 3600,
-        connections,
-        expect: 200,
-        next: () => random.pick(all).draw(random),
-        until: importing.catch(() => undefined),
-      });
-      const result = await importing;
-      rmSync(file, { force: true });
-      const mean = Math.round(bodies.reduce((a, b) => a + b, 0) / bodies.length);
-      row(`reads during an import of ${importSize}`, 'cold', reads, await bareLoad(mean));
-      imported = {
+      const ctx: ImportContext = {
         backend,
         products: importSize,
-        seconds: round(result.seconds, 1),
-        peak_rss_mib: round(result.peakRss / 2 ** 20, 0),
-        while_serving: true,
+        work,
+        db,
+        storage,
+        origin: server.url,
+        random,
+        connections,
+        log,
       };
-      log(`  ${result.stdout.trim()}; ${imported.seconds} s, peak RSS ${imported.peak_rss_mib} MiB`);
+      const alone = await importFile(ctx, 'imported');
+      imports.push(await importAlone(ctx, 'imported', alone.path));
+      alone.remove();
+      planCheck = await afterImportPlans(ctx, 'imported');
+      const beside = await importFile(ctx, 'imported-2');
+      await touch();
+      const { reads, imported } = await importWhileServing(ctx, beside.path, base, cases(pools));
+      beside.remove();
+      imports.push(imported);
+      const mean = Math.round(bodies.reduce((a, b) => a + b, 0) / bodies.length);
+      row(`reads during an import of ${importSize}`, 'cold', reads, await bareLoad(mean));
     }
   } finally {
     const peak = stopRss();
@@ -291,7 +308,7 @@ async function measureSize(
     for (const r of rows) r.server_rss_mib = round(peak / 2 ** 20, 0);
     log(`  server peak RSS ${round(peak / 2 ** 20, 0)} MiB`);
   }
-  return { rows, imported };
+  return { rows, imports, generated, planCheck };
 }
 
 /**

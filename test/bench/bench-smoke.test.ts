@@ -53,11 +53,23 @@ test(
         assert.ok(named('revalidate (304)'), 'the revalidation is measured');
         assert.ok(named('product beside 4 heavy searches')?.side.rps > 0, 'single products beside heavy searches');
         assert.ok(named('reads during an import'), 'reads while an import runs');
-        const imported = result.imports.find((i: { backend: string }) => i.backend === backend);
-        assert.ok(
-          imported && imported.seconds > 0 && imported.peak_rss_mib > 0 && imported.while_serving,
-          `${backend}: the NDJSON import is measured while serving`,
+        const imports = result.imports.filter((i: { backend: string }) => i.backend === backend);
+        for (const whileServing of [false, true]) {
+          const imported = imports.find((i: { while_serving: boolean }) => i.while_serving === whileServing);
+          assert.ok(
+            imported && imported.seconds > 0 && imported.peak_rss_mib > 0,
+            `${backend}: the NDJSON import is measured ${whileServing ? 'while serving' : 'alone'}`,
+          );
+        }
+        const generated = result.generates.find((g: { backend: string }) => g.backend === backend);
+        assert.ok(generated?.seconds > 0 && generated.peak_rss_mib > 0, `${backend}: generate is timed`);
+        const check = result.plan_checks.find((c: { backend: string }) => c.backend === backend);
+        assert.equal(
+          check?.right_after_ms.length,
+          check?.paths.length,
+          `${backend}: reads timed right after the import`,
         );
+        assert.equal(check?.after_analyze_ms.length, check?.paths.length, `${backend}: and after ANALYZE`);
       }
     } finally {
       rmSync(out, { recursive: true, force: true });
