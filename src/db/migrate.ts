@@ -8,6 +8,7 @@ import * as scopedKeys from './migrations/007-scoped-keys.js';
 import * as changes from './migrations/008-changes.js';
 import * as productCounts from './migrations/009-product-counts.js';
 import * as webhooks from './migrations/010-webhooks.js';
+import * as searchGrams from './migrations/011-search-grams.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -21,20 +22,25 @@ const migrations: Record<string, Migration> = {
   '008-changes': changes,
   '009-product-counts': productCounts,
   '010-webhooks': webhooks,
+  '011-search-grams': searchGrams,
 };
 
 /** Every migration's name, in the order they apply. */
 export const MIGRATION_NAMES = Object.keys(migrations);
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const { error, results } = await (await migrator(db)).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Kysely's migrator over our migrations (migrateToLatest; tests step down and up with it). */
+export async function migrator(db: Kysely<any>): Promise<Migrator> {
   // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told
   // which one: name the connection's own, so that two schemas of one database (tests,
   // or several shops on one server) never share them.
   const migrationTableSchema = isPostgres(db)
     ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s
     : undefined;
-  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
 }

@@ -79,6 +79,15 @@ export interface ProductCountTable {
   total: number;
 }
 
+/** Kept search-gram counts per project: products holding each gram of 1 to 3 characters (migration 011). */
+export interface SearchGramTable {
+  project_id: string;
+  gram: string;
+  /** products with show_in_store = 1 */
+  visible: number;
+  total: number;
+}
+
 export interface PlanTable {
   project_id: string;
   id: number;
@@ -234,6 +243,7 @@ export interface Database {
   products: ProductTable;
   product_categories: ProductCategoryTable;
   product_counts: ProductCountTable;
+  search_grams: SearchGramTable;
   plans: PlanTable;
   plan_prices: PlanPriceTable;
   users: UserTable;

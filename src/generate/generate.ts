@@ -11,7 +11,7 @@ import { ordersDescriptor } from '../resources/orders/descriptor.js';
 import { plansDescriptor } from '../resources/plans/descriptor.js';
 import { productsDescriptor } from '../resources/products/descriptor.js';
 import { usersDescriptor } from '../resources/users/descriptor.js';
-import { recordWriter, rowWriter } from './row-writer.js';
+import { type RecordWriter, recordWriter, rowWriter } from './row-writer.js';
 
 // `storefront generate`: a realistic catalog written straight into the tables, in one
 // transaction and in large batches. The records (catalog.ts) become rows through each
@@ -60,10 +60,10 @@ export async function generate(
       .where('id', '=', projectId)
       .executeTakeFirstOrThrow();
     const ids = await nextIds(trx, projectId);
-    const writeRecords = recordWriter(rowWriter(storage, trx), { projectId, currency: project.currency, now }, trx);
+    const writer = recordWriter(rowWriter(storage, trx), { projectId, currency: project.currency, now }, trx);
     // Every record written is a change of the feed (src/changes/record.ts), one statement a batch.
-    const write: typeof writeRecords = async (resource, records) => {
-      await writeRecords(resource, records);
+    const write: RecordWriter['write'] = async (resource, records) => {
+      await writer.write(resource, records);
       await recordChanges(
         trx,
         projectId,
@@ -117,6 +117,7 @@ export async function generate(
       },
     );
 
+    await writer.finish();
     return {
       projectId,
       kept: { categories: existing.categories.length, plans: existing.plans.length },

@@ -3,7 +3,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { unnestInsert } from '../db/unnest-insert.js';
-import type { ResourceDescriptor, RowContext } from '../resources/descriptor.js';
+import type { DerivedTally, ResourceDescriptor, RowContext } from '../resources/descriptor.js';
 
 // Bulk inserts of plain rows. On SQLite prepared multi-row INSERTs, reused for every batch:
 // parsing a thousand-row VALUES statement again for every batch cost more than the inserts
@@ -22,31 +22,40 @@ export function rowWriter(storage: Storage, trx: Kysely<Database>): WriteRows {
   return postgresWriter(trx);
 }
 
-export type WriteRecords = (resource: ResourceDescriptor, records: { id: number }[]) => Promise<void>;
+export interface RecordWriter {
+  write(resource: ResourceDescriptor, records: { id: number }[]): Promise<void>;
+  /** writes the derived rows tallied over every write (before the transaction commits) */
+  finish(): Promise<void>;
+}
 
 /**
  * Writes records through their resource's own row mapping (each resource's rows.ts, the one
- * the import uses): each record's row, then its parts, then the rows derived from them. Every record carries its id, and so
- * does every part with ids of its own (plan prices).
+ * the import uses): each record's row, then its parts, and tallies the rows derived from
+ * them. Every record carries its id, and so does every part with ids of its own (plan prices).
  */
-export function recordWriter(insertAll: WriteRows, ctx: RowContext, trx: Kysely<Database>): WriteRecords {
-  return async (resource, records) => {
-    const made = records.map((r) => resource.toRows(r as never, r.id, ctx));
-    await insertAll(
-      resource.kind,
-      made.map((m) => m.row),
-    );
-    for (const child of resource.children)
+export function recordWriter(insertAll: WriteRows, ctx: RowContext, trx: Kysely<Database>): RecordWriter {
+  const tallies = new Map<string, DerivedTally>();
+  return {
+    async write(resource, records) {
+      const made = records.map((r) => resource.toRows(r as never, r.id, ctx));
       await insertAll(
-        child.table,
-        made.flatMap((m) => m.children[child.table] ?? []),
+        resource.kind,
+        made.map((m) => m.row),
       );
-    // New ids only: nothing stored to take out first.
-    await resource.derived?.add(
-      trx,
-      ctx.projectId,
-      made.map((m) => m.row.id),
-    );
+      for (const child of resource.children)
+        await insertAll(
+          child.table,
+          made.flatMap((m) => m.children[child.table] ?? []),
+        );
+      if (!resource.derived) return;
+      let tally = tallies.get(resource.kind);
+      if (!tally) tallies.set(resource.kind, (tally = resource.derived.begin(trx, ctx.projectId)));
+      // New ids only: nothing stored to take out first.
+      tally.add(made);
+    },
+    async finish() {
+      for (const tally of tallies.values()) await tally.finish();
+    },
   };
 }
 

@@ -2,9 +2,16 @@ import type { Transaction } from 'kysely';
 import { recordAllChanged, recordChanges } from '../changes/record.js';
 import { purgeOldDeletions } from '../changes/retention.js';
 import { bumpDataVersion } from '../db/data-version.js';
+import { StatisticsAsTablesGrow } from '../db/statistics.js';
 import type { Database } from '../db/schema.js';
 import type { ErrorDetail } from '../errors.js';
-import type { ChildSpec, RecordRows, ReferenceCheck, ResourceDescriptor } from '../resources/descriptor.js';
+import type {
+  ChildSpec,
+  DerivedTally,
+  RecordRows,
+  ReferenceCheck,
+  ResourceDescriptor,
+} from '../resources/descriptor.js';
 import { ProjectRecord } from '../resources/projects/record.js';
 import { deleteRecords } from '../resources/deletion.js';
 import { upsertProject } from '../resources/projects/repository.js';
@@ -64,6 +71,13 @@ export class ImportSession {
   private readonly now = Math.floor(Date.now() / 1000);
   /** by table: the next id to hand out */
   private readonly nextId = new Map<string, number>();
+  /** by kind: the derived rows' tally of this import (written by finish) */
+  private readonly tallies = new Map<Kind, DerivedTally>();
+  /** the project did not exist before this import: a record is stored only if this import wrote it */
+  private projectIsNew = false;
+  /** by kind, while the project is new: the highest id written so far */
+  private readonly highestWritten = new Map<Kind, number>();
+  private statistics?: StatisticsAsTablesGrow;
   private readonly gathered = new Map<Kind, Gathering>(
     RESOURCES.map((r) => [
       r.kind,
@@ -122,6 +136,7 @@ export class ImportSession {
       .executeTakeFirst();
     // Where the change feed stood before this import (less the bump above): import.completed's cursor.
     this.versionBefore = stored && stored.data_version - 1;
+    this.projectIsNew = stored === undefined;
     await upsertProject(this.trx, this.project);
     // Every product shows the project's currency: all of them changed.
     if (stored && stored.currency !== this.project.currency)
@@ -254,24 +269,47 @@ export class ImportSession {
     }
     if (staged.length === 0) return;
     const ids = staged.map((s) => s.row.id);
-    await resource.derived?.remove(this.trx, this.project!.id, ids);
+    const stored = this.maybeStored(kind, ids);
+    const tally = this.tallyOf(resource);
+    await tally?.remove(stored);
     await upsert(
       this.trx,
       kind,
       staged.map((s) => s.row),
     );
-    for (const child of resource.children) await this.writeParts(child, staged, ids);
-    await resource.derived?.add(this.trx, this.project!.id, ids);
+    for (const child of resource.children) await this.writeParts(child, staged, stored);
+    tally?.add(staged);
     await recordChanges(
       this.trx,
       this.project!.id,
       ids.map((id) => ({ type: resource.type, id, action: 'upsert' })),
     );
+    if (this.projectIsNew) this.highestWritten.set(kind, Math.max(this.highestWritten.get(kind) ?? 0, ...ids));
+    this.statistics ??= new StatisticsAsTablesGrow(this.trx);
+    await this.statistics.wrote([kind, ...resource.children.map((c) => c.table)], staged.length);
+  }
+
+  /**
+   * The ids of a batch that may name a stored record. In a project this import created,
+   * only records it wrote are stored: with ids ascending through the file (an export, a
+   * generated file), none of a new batch is, and the batch needs no read.
+   */
+  private maybeStored(kind: Kind, ids: number[]): number[] {
+    if (!this.projectIsNew) return ids;
+    const highest = this.highestWritten.get(kind) ?? 0;
+    return ids.filter((id) => id <= highest);
+  }
+
+  private tallyOf(resource: ResourceDescriptor): DerivedTally | undefined {
+    if (!resource.derived) return undefined;
+    let tally = this.tallies.get(resource.kind);
+    if (!tally) this.tallies.set(resource.kind, (tally = resource.derived.begin(this.trx, this.project!.id)));
+    return tally;
   }
 
   /** Replaces the stored parts of the batch's records with the parts the file gives. */
-  private async writeParts(child: ChildSpec, staged: RecordRows[], ids: number[]): Promise<void> {
-    await deleteParts(this.trx, child.table, child.parent, this.project!.id, ids);
+  private async writeParts(child: ChildSpec, staged: RecordRows[], stored: number[]): Promise<void> {
+    if (stored.length) await deleteParts(this.trx, child.table, child.parent, this.project!.id, stored);
     const rows = staged.flatMap((s) => s.children[child.table] ?? []);
     if (!child.ownIds) return insert(this.trx, child.table, rows);
     for (const row of rows) row.id = await this.idFor(child.table, row.id as number | undefined);
@@ -331,6 +369,7 @@ export class ImportSession {
     if (!this.project) return;
     for (const r of RESOURCES) await this.flush(r.kind);
     await this.flushDeletions();
+    for (const tally of this.tallies.values()) await tally.finish();
     for (const r of RESOURCES) this.reportRepeatedIds(r);
     for (const r of RESOURCES) await r.checkReferences?.(this.referenceCheck(r));
   }

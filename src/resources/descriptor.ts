@@ -65,13 +65,25 @@ export interface ReferenceCheck {
 
 /**
  * Rows a resource keeps derived from its stored records (the products' kept counts), kept in
- * the writer's transaction one batch at a time. Every writer of the records calls both.
+ * the writer's transaction. Every writer of the records begins a tally, takes stored records
+ * out before it rewrites or deletes them, adds what it wrote, and finishes before commit.
  */
 export interface DerivedRows {
-  /** before the stored records `ids` are rewritten or deleted: takes them out */
-  remove(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void>;
-  /** once the records `ids` and their parts are written: adds them */
-  add(db: Kysely<Database>, projectId: string, ids: number[]): Promise<void>;
+  begin(trx: Kysely<Database>, projectId: string): DerivedTally;
+}
+
+/**
+ * One write transaction's changes to the derived rows, added up in memory and written by
+ * `finish` (once for a whole import: a statement per batch whose plan depends on the
+ * planner's statistics was the slowest part of a large import).
+ */
+export interface DerivedTally {
+  /** before the stored records `ids` are rewritten or deleted: takes them out (reads them by primary key) */
+  remove(ids: number[]): Promise<void>;
+  /** records just written, as their rows: adds them */
+  add(written: readonly RecordRows[]): void;
+  /** writes what was tallied so far; the tally may go on after it */
+  finish(): Promise<void>;
 }
 
 /** Who reads the change feed: what its records are presented with, and what it may see. */

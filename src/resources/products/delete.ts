@@ -3,14 +3,17 @@ import type { ChangeEntry } from '../../changes/entry.js';
 import type { Database } from '../../db/schema.js';
 import { deleteOwnRows } from '../deletion.js';
 import type { Deletion } from '../descriptor.js';
-import { uncountProducts } from './counts.js';
+import { ProductTally } from './tally.js';
 
 /**
  * A deleted product leaves every category and list; the items of orders that held it keep
  * their name and price with product_id null, so those orders changed too.
  */
 export async function deleteProducts(trx: Kysely<Database>, projectId: string, ids: number[]): Promise<Deletion> {
-  await uncountProducts(trx, projectId, ids); // the kept counts, before the rows go
+  // The kept counts, before the rows go.
+  const tally = new ProductTally(trx, projectId);
+  await tally.remove(ids);
+  await tally.finish();
   const deleted = await deleteOwnRows(trx, 'products', projectId, ids);
   if (deleted.length === 0) return { deleted: 0, changes: [] };
   await trx

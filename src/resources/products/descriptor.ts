@@ -1,6 +1,5 @@
 import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
-import { countProducts, uncountProducts } from './counts.js';
 import { deleteProducts } from './delete.js';
 import { productsForFeed } from './feed.js';
 import { productRecord } from './present.js';
@@ -8,6 +7,7 @@ import { ProductRecord } from './record.js';
 import { checkProductReferences } from './references.js';
 import { categoryIdsOf } from './repository.js';
 import { productRows } from './rows.js';
+import { ProductTally } from './tally.js';
 
 export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   kind: 'products',
@@ -15,7 +15,7 @@ export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   record: ProductRecord,
   handles: true,
   children: [{ table: 'product_categories', parent: 'product_id' }],
-  derived: { remove: uncountProducts, add: countProducts },
+  derived: { begin: (trx, projectId) => new ProductTally(trx, projectId) },
   check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
   presentForFeed: productsForFeed,
   deleteRecords: deleteProducts,

@@ -9,6 +9,8 @@ import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
 import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
 import { keptCount } from './counts.js';
+import { GramDeltas } from './gram-deltas.js';
+import { keptGramCount, writeGramDeltas } from './grams.js';
 import { type ProductRow, foldCase, nameKey, presentProduct, searchText } from './present.js';
 import type { OrderClause, ProductUpdate } from './schemas.js';
 
@@ -86,18 +88,23 @@ export async function listProducts(
   // A search term holding the field separator could only match across two fields.
   if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
   const countOf = (f: ProductFilter) => {
-    // No search: the kept counts (counts.ts) hold the total, in all or in the category.
+    const counted = async () =>
+      Number(
+        (
+          await filtered(db, f)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    // No search: the kept counts (counts.ts) hold the total, in all or in the category. A
+    // term of 1 to 3 characters alone: the kept search-gram counts (grams.ts).
     const count =
       f.search === undefined
         ? () => keptCount(db, f.projectId, f.categoryId, f.includeHidden)
-        : async () =>
-            Number(
-              (
-                await filtered(db, f)
-                  .select((eb) => eb.fn.countAll<number>().as('n'))
-                  .executeTakeFirstOrThrow()
-              ).n,
-            );
+        : f.categoryId === undefined
+          ? async () =>
+              (await keptGramCount(db, f.projectId, foldCase(f.search!), f.includeHidden)) ?? (await counted())
+          : counted;
     return counts ? counts.cache.get(counts.project, filterKey(f), count) : count();
   };
   const offset = (page - 1) * perpage;
@@ -282,6 +289,13 @@ export async function updateProduct(
       .where('project_id', '=', projectId)
       .where('id', '=', current.id)
       .execute();
+    if (set.search_text !== undefined && set.search_text !== current.search_text) {
+      // A new name: the kept search-gram counts follow (grams.ts).
+      const grams = new GramDeltas();
+      grams.add(current.search_text, current.show_in_store === 1, -1);
+      grams.add(set.search_text, current.show_in_store === 1, 1);
+      await writeGramDeltas(trx, projectId, grams);
+    }
     await recordChanges(trx, projectId, [{ type: 'product', id: current.id, action: 'upsert' }]);
     const row = { ...current, ...set };
     // In this transaction: the event commits with the change (src/webhooks/outbox.ts). The
