@@ -14,6 +14,13 @@ export type Backend = 'sqlite' | 'postgres';
 
 export interface Storage {
   db: Kysely<Database>;
+  /**
+   * For reads bounded by a primary key (one product, the project row, a key): on a SQLite
+   * file served by worker threads, the main thread's own connection (such a read takes
+   * microseconds, less than a message's round trip to a thread; WAL readers never wait for
+   * a writer); everywhere else the same as `db`. Never for a write that may wait for a lock.
+   */
+  quick: Kysely<Database>;
   backend: Backend;
   /** where the data lives, without credentials: safe to print */
   describe: string;
@@ -81,17 +88,19 @@ function connectSqlite(path: string, readers: number): Storage {
     const readerPool = new ThreadPool({ path, readonly: true }, readers, readers * READER_GROWTH);
     const writerPool = new ThreadPool({ path, readonly: false }, 1);
     const db = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool) });
+    const quick = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const close = async () => {
       await db.destroy();
       // Kysely destroys a driver only once a query initialised it: the pools are closed here
       // too, or threads spawned for a storage never queried would keep the process alive.
       await Promise.all([readerPool.close(), writerPool.close()]);
-      sqlite.close();
+      await quick.destroy();
+      if (sqlite.open) sqlite.close();
     };
-    return { db, backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
+    return { db, quick, backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, backend: 'sqlite', describe, close: () => db.destroy(), sqlite, sqliteReaders: 0 };
+  return { db, quick: db, backend: 'sqlite', describe, close: () => db.destroy(), sqlite, sqliteReaders: 0 };
 }
 
 // int8 (bigint) and numeric come back from node-postgres as strings; every integer we
@@ -121,7 +130,7 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     idleTimeoutMillis: 30_000,
     ...(options.longRunning ? {} : { query_timeout: statementTimeout + 2000, statement_timeout: statementTimeout }),
     application_name: 'storefront-api',
-    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
+    options: sessionOptions(options),
   });
   // An idle client that loses its server emits 'error' on the pool; without a listener
   // that would crash the process. The next query gets a fresh connection instead.
@@ -135,7 +144,7 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: releasingBroken(pool) }) });
   const stats = { total: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount };
-  return { db, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
+  return { db, quick: db, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -171,6 +180,17 @@ function releasingBroken(pool: pg.Pool) {
     },
     end: () => pool.end(),
   };
+}
+
+/**
+ * Settings of every PostgreSQL session. A serving process runs short queries side by side:
+ * parallel workers (PostgreSQL's default for a large scan) start processes per query and
+ * took the cores the other requests needed, so its sessions run each query in one process.
+ */
+function sessionOptions(options: ConnectOptions): string {
+  const settings = options.searchPath ? [`-c search_path=${options.searchPath}`] : [];
+  if (!options.longRunning) settings.push('-c max_parallel_workers_per_gather=0');
+  return settings.join(' ');
 }
 
 /** The URL without its password, for messages and logs. */

@@ -51,23 +51,28 @@ export function likePattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** "search_text contains term" tested row by row (no index): for a handful of rows. */
-export function containsCondition(term: string): RawBuilder<boolean> {
-  return sql<boolean>`products.search_text like ${likePattern(term)} escape '\\'`;
+/**
+ * "search_text contains term", tested row by row: for rows reached otherwise (a handful of
+ * ids, a walk of the order's index over dense matches). instr/position, unlike LIKE, is no
+ * operator of the trigram index, so PostgreSQL's planner cannot turn the walk into a gathering
+ * of every match. Both compare the lower-cased text and term as they are, as LIKE does here.
+ */
+export function containsCondition(db: Kysely<any>, term: string): RawBuilder<boolean> {
+  return isPostgres(db)
+    ? sql<boolean>`position(${term}::text in products.search_text) > 0`
+    : sql<boolean>`instr(products.search_text, ${term}) > 0`;
 }
 
 /**
- * The condition "search_text contains term" on the products table. The term is lower-cased.
- * On SQLite a term of three characters or more is first narrowed by the trigram index;
- * shorter terms have no trigram and are scanned, as before. `walk`: the term matches many
- * rows, so walk the ordering's index and test each row against the matches (a unary + keeps
- * SQLite from driving the query from them), rather than sorting every match.
+ * "search_text contains term", found from the trigram index: every match is gathered. The
+ * term is lower-cased. On SQLite a term of three characters or more is narrowed by the FTS5
+ * table first and LIKE judges each candidate; shorter terms have no trigram and are scanned.
+ * On PostgreSQL pg_trgm's GIN index serves LIKE directly.
  */
-export function searchCondition(db: Kysely<any>, term: string, walk = false): RawBuilder<boolean> {
-  const like = containsCondition(term);
+export function searchCondition(db: Kysely<any>, term: string): RawBuilder<boolean> {
+  const like = sql<boolean>`products.search_text like ${likePattern(term)} escape '\\'`;
   if (isPostgres(db) || [...term].length < 3) return like;
-  const rowid = walk ? sql`+products.rowid` : sql`products.rowid`;
-  return sql<boolean>`${rowid} in (select rowid from products_fts where products_fts match ${trigramQuery(term)}) and ${like}`;
+  return sql<boolean>`products.rowid in (select rowid from products_fts where products_fts match ${trigramQuery(term)}) and ${like}`;
 }
 
 /**

@@ -94,7 +94,7 @@ eachBackend('http hardening', (backend) => {
     };
     const gone =
       backend === 'sqlite'
-        ? { ...storage, db: storage.db.withPlugin(failing) }
+        ? { ...storage, db: storage.db.withPlugin(failing), quick: storage.quick.withPlugin(failing) }
         : connect(`postgres://postgres@127.0.0.1:${await freePort()}/none`);
     if (backend === 'postgres') t.after(() => gone.close());
     const { buildApp } = await import('../../src/app.js');

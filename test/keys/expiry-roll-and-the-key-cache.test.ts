@@ -88,7 +88,9 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     const { storage } = await testApp(t, backend);
     await seedShop(storage);
     const count = keyQueries();
-    const { app } = await testApp(t, backend, { storage: { ...storage, db: storage.db.withPlugin(count.plugin) } });
+    const { app } = await testApp(t, backend, {
+      storage: { ...storage, db: storage.db.withPlugin(count.plugin), quick: storage.quick.withPlugin(count.plugin) },
+    });
     const { key } = await createKey(storage.db, SHOP, 'busy');
     for (let i = 0; i < 5; i++) assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
     assert.equal(count.reads(), 1, 'one read of the key for five requests');
@@ -108,7 +110,7 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     await seedShop(storage);
     const count = keyQueries();
     const { app } = await testApp(t, backend, {
-      storage: { ...storage, db: storage.db.withPlugin(count.plugin) },
+      storage: { ...storage, db: storage.db.withPlugin(count.plugin), quick: storage.quick.withPlugin(count.plugin) },
       now: () => clock.t,
     });
     const { id, key } = await createKey(storage.db, SHOP, 'ci', { now: T0 - 10 });

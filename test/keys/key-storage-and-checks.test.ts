@@ -97,7 +97,9 @@ eachBackend('API keys', (backend) => {
     const good = await key('shop');
     const typo = good.slice(0, 10) + (good[10] === 'a' ? 'b' : 'a') + good.slice(11);
     const count = counter();
-    const { app } = await testApp(t, backend, { storage: { ...storage, db: storage.db.withPlugin(count.plugin) } });
+    const { app } = await testApp(t, backend, {
+      storage: { ...storage, db: storage.db.withPlugin(count.plugin), quick: storage.quick.withPlugin(count.plugin) },
+    });
     for (const header of [`Bearer ${typo}`, 'Bearer sfk_short', 'Bearer not-a-key', `Bearer ${good}x`]) {
       const res = await app.inject({
         url: '/v2/projects/shop/products/?fetch_hidden=true',

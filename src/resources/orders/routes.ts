@@ -70,9 +70,9 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = parseId(request.params.order_id, 'order');
-      const row = await findOrder(app.storage.db, request.project.id, id);
+      const row = await findOrder(app.storage.quick, request.project.id, id);
       if (!row) throw new ApiError(404, `order ${id} not found`);
-      const items = await itemsOf(app.storage.db, request.project.id, [id]);
+      const items = await itemsOf(app.storage.quick, request.project.id, [id]);
       return presentOrder(row, items.get(id) ?? []);
     },
   });

@@ -6,7 +6,8 @@ import { ifMatch } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentProduct } from './present.js';
-import { categoryIdsOf, findProduct, listProducts, updateProduct } from './repository.js';
+import { listProducts } from './list.js';
+import { categoryIdsOf, findProduct, updateProduct } from './repository.js';
 import {
   ORDER_CLAUSES,
   type OrderClause,
@@ -37,7 +38,11 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
-      return readSnapshot(app.storage.db, async (db) => {
+      // `ids=` reads at most 100 rows by primary key: on the quick connection (storage.quick).
+      // Its rows and their categories are then read by two statements back to back, each
+      // seeing every commit before it, as on PostgreSQL (read committed).
+      const storage = q.ids === undefined ? app.storage.db : app.storage.quick;
+      return readSnapshot(storage, async (db) => {
         const { rows, total } = await listProducts(
           db,
           {
@@ -77,10 +82,9 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const ref = parseRef(request.params.product, 'product');
-      const row = await findProduct(app.storage.db, request.project.id, ref, request.query.fetch_hidden === true);
-      if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
-      const categories = await categoryIdsOf(app.storage.db, request.project.id, [row.id]);
-      return presentProduct(row, request.project.currency, categories.get(row.id) ?? []);
+      const found = await findProduct(app.storage.quick, request.project.id, ref, request.query.fetch_hidden === true);
+      if (!found) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
+      return presentProduct(found.row, request.project.currency, found.categoryIds);
     },
   });
 

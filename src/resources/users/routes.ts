@@ -53,9 +53,9 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = parseId(request.params.user_id, 'user');
-      const row = await findUser(app.storage.db, request.project.id, id);
+      const row = await findUser(app.storage.quick, request.project.id, id);
       if (!row) throw new ApiError(404, `user ${id} not found`);
-      const subscriptions = await subscriptionsOf(app.storage.db, request.project.id, [id]);
+      const subscriptions = await subscriptionsOf(app.storage.quick, request.project.id, [id]);
       return presentUser(row, subscriptions.get(id) ?? []);
     },
   });
