@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DEFAULT_DATABASE_URL } from '../config.js';
-import { type Storage, connect } from '../db/connect.js';
+import { type ConnectOptions, type Storage, connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { HelpRequested, type OptionSpecs, asksForHelp, placeholder } from './help.js';
 
@@ -56,10 +56,10 @@ export function databaseUrl(values: Record<string, unknown>): string {
 export type OpenStorage = Storage & { applied: string[] };
 
 /** Opens the storage and brings its schema up to date, as every command that touches it does. */
-export async function openStorage(values: Record<string, unknown>): Promise<OpenStorage> {
+export async function openStorage(values: Record<string, unknown>, options: ConnectOptions = {}): Promise<OpenStorage> {
   let storage: Storage;
   try {
-    storage = connect(databaseUrl(values), { longRunning: true });
+    storage = connect(databaseUrl(values), { ...options, longRunning: true });
   } catch (e) {
     throw new CliError((e as Error).message);
   }
@@ -76,8 +76,9 @@ export async function openStorage(values: Record<string, unknown>): Promise<Open
 export async function withStorage<T>(
   values: Record<string, unknown>,
   work: (storage: OpenStorage) => Promise<T>,
+  options: ConnectOptions = {},
 ): Promise<T> {
-  const storage = await openStorage(values);
+  const storage = await openStorage(values, options);
   try {
     return await work(storage);
   } finally {

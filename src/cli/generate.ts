@@ -1,4 +1,3 @@
-import { enlargePageCache } from '../db/connect.js';
 import { generate } from '../generate/generate.js';
 import { PROJECT_ID } from '../resources/projects/repository.js';
 import { CliError, parse, withStorage } from './context.js';
@@ -29,16 +28,20 @@ export async function generateCommand(args: string[]): Promise<void> {
   }
   const tty = process.stderr.isTTY;
   const started = Date.now();
-  const summary = await withStorage(values, async (storage) => {
-    enlargePageCache(storage, 256);
-    return generate(storage, projectId, {
-      ...counts,
-      onProgress: tty
-        ? (what, done, total) =>
-            process.stderr.write(`\r${what} ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}…\x1b[K`)
-        : undefined,
-    });
-  });
+  const summary = await withStorage(
+    values,
+    (storage) =>
+      generate(storage, projectId, {
+        ...counts,
+        onProgress: tty
+          ? (what, done, total) =>
+              process.stderr.write(
+                `\r${what} ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')}…\x1b[K`,
+              )
+          : undefined,
+      }),
+    { sqliteCacheMiB: 256 },
+  );
   if (tty) process.stderr.write('\r\x1b[K');
   const c = summary.counts;
   const k = summary.kept;

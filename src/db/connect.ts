@@ -60,20 +60,27 @@ export interface ConnectOptions {
    * on the main thread. Ignored for `:memory:`, which another thread cannot open.
    */
   sqliteReaders?: number;
+  /**
+   * SQLite only: the page cache of the connection that writes, in MiB (a bulk load: with the
+   * default 2 MiB the index pages of a million rows are evicted and read again every batch).
+   */
+  sqliteCacheMiB?: number;
 }
 
 export class StorageUrlError extends Error {}
 
 /** Turns a storage URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://…`) into a Kysely handle. */
 export function connect(url: string, options: ConnectOptions = {}): Storage {
-  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length), options.sqliteReaders ?? 0);
+  if (url.startsWith('sqlite:')) return connectSqlite(url.slice('sqlite:'.length), options);
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return connectPostgres(url, options);
   throw new StorageUrlError(
     `unsupported storage URL "${redact(url)}": use sqlite:<path>, sqlite::memory: or postgres://…`,
   );
 }
 
-function connectSqlite(path: string, readers: number): Storage {
+function connectSqlite(path: string, options: ConnectOptions): Storage {
+  const readers = options.sqliteReaders ?? 0;
+  const cacheMiB = options.sqliteCacheMiB;
   if (path === '') throw new StorageUrlError('sqlite: needs a file path, e.g. sqlite:./data/storefront.db');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -81,12 +88,13 @@ function connectSqlite(path: string, readers: number): Storage {
   // stays set in the file; the other settings are per connection (sqlite-pragmas.ts).
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+  if (cacheMiB) sqlite.pragma(`cache_size = -${cacheMiB * 1024}`);
   const describe = `sqlite:${path}`;
   if (readers > 0 && path !== ':memory:') {
     // The threads open the file after this connection made it (and its WAL); this one stays
     // open for `sqlite`'s users and is closed last.
     const readerPool = new ThreadPool({ path, readonly: true }, readers, readers * READER_GROWTH);
-    const writerPool = new ThreadPool({ path, readonly: false }, 1);
+    const writerPool = new ThreadPool({ path, readonly: false, cacheMiB }, 1);
     const db = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool) });
     const quick = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const close = async () => {
@@ -196,13 +204,4 @@ function sessionOptions(options: ConnectOptions): string {
 /** The URL without its password, for messages and logs. */
 export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
-}
-
-/**
- * A larger SQLite page cache for a bulk load (generate, import): with the default 2 MiB the
- * index pages of a million rows are evicted and read again for every batch. The cache is
- * memory of the process, so it is sized to the command's memory budget. PostgreSQL: no-op.
- */
-export function enlargePageCache(storage: Storage, mib: number): void {
-  storage.sqlite?.pragma(`cache_size = -${mib * 1024}`);
 }

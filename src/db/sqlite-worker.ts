@@ -13,6 +13,8 @@ export interface WorkerOptions {
   path: string;
   /** readers open the file read-only: a write sent here by mistake fails instead of writing */
   readonly: boolean;
+  /** the connection's page cache in MiB (a bulk load's writer); SQLite's default 2 MiB otherwise */
+  cacheMiB?: number;
 }
 
 export interface Request {
@@ -26,10 +28,11 @@ export type Reply =
   | { id: number; changes: number | bigint; lastInsertRowid: number | bigint }
   | { id: number; error: { message: string; code?: string } };
 
-const { path, readonly } = workerData as WorkerOptions;
+const { path, readonly, cacheMiB } = workerData as WorkerOptions;
 const port = parentPort!;
 const sqlite = new SQLite(path, { readonly, fileMustExist: true });
 for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+if (cacheMiB) sqlite.pragma(`cache_size = -${cacheMiB * 1024}`);
 const db = withStatementCache(sqlite);
 
 port.on('message', (message: Request | 'close') => {

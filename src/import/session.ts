@@ -258,15 +258,21 @@ export class ImportSession {
   }
 
   private async flush(kind: Kind): Promise<void> {
-    const resource = resourceOf(kind);
+    await this.write(kind, this.take(kind));
+  }
+
+  private take(kind: Kind): RecordRows[] {
     const gathering = this.gathered.get(kind)!;
-    let staged = [...gathering.pending.values()];
+    const staged = [...gathering.pending.values()];
     this.pendingCount -= gathering.pending.size;
     gathering.pending.clear();
-    if (resource.handles) {
-      gathering.handles.clear();
-      staged = await this.withFreeHandles(resource, staged);
-    }
+    gathering.handles.clear();
+    return staged;
+  }
+
+  private async write(kind: Kind, batch: RecordRows[]): Promise<void> {
+    const resource = resourceOf(kind);
+    const staged = resource.handles ? await this.withFreeHandles(resource, batch) : batch;
     if (staged.length === 0) return;
     const ids = staged.map((s) => s.row.id);
     const stored = this.maybeStored(kind, ids);
