@@ -18,7 +18,8 @@ export interface Storage {
    * For reads bounded by a primary key (one product, the project row, a key): on a SQLite
    * file served by worker threads, the main thread's own connection (such a read takes
    * microseconds, less than a message's round trip to a thread; WAL readers never wait for
-   * a writer); everywhere else the same as `db`. Never for a write that may wait for a lock.
+   * a writer); everywhere else the same as `db`. Never for a write that may wait for a lock
+   * (the key checker's last_used_at write runs here with busy_timeout 0: busy, it is skipped).
    */
   quick: Kysely<Database>;
   backend: Backend;

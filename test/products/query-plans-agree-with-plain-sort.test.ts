@@ -8,10 +8,10 @@ import { eachBackend } from '../support/each-backend.js';
 import { bearer, call } from '../support/request.js';
 
 // listProducts picks its query by how dense the matches are (walk an ordering's index, or
-// start from the matches); orders of two clauses over dense matches go group by group of the
-// first key (two-key-page.ts: a small group sorted, a large one walked in the second key's
-// index); other multi-key orders are bounded by the first key of the page's last row on
-// SQLite; PostgreSQL's deep pages read their ids first. Every plan must give the same pages:
+// start from the matches); orders of two clauses or more over dense matches go group by group
+// of the first key (grouped-page.ts: a small group sorted, a large one walked in the second
+// key's index, or with three keys paged again by the second key's groups); PostgreSQL's deep
+// pages read their ids first. Every plan must give the same pages:
 // compared here against a plain sort of all rows in JavaScript, with pages of several sizes
 // (which switch plans), public and with hidden products, with the plan limits as they ship
 // and lowered so that 400 products reach every plan (custom_sort 0 is then a large group).
@@ -28,6 +28,8 @@ const ORDERS = [
   'date_desc',
   'custom_asc',
   'price_asc,custom_desc,name_asc',
+  'custom_asc,price_desc,name_asc',
+  'custom_desc,name_asc,price_desc',
 ];
 
 eachBackend('product list query plans agree', (backend) => {

@@ -8,7 +8,7 @@ import { keptGramCount } from './grams.js';
 import { PLAN_LIMITS } from './plan-limits.js';
 import { type ProductRow, foldCase } from './present.js';
 import type { OrderClause } from './schemas.js';
-import { orderColumn, twoKeyPage } from './two-key-page.js';
+import { groupedPage, orderColumn } from './grouped-page.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -48,9 +48,10 @@ export async function listProducts(
   ]);
   if (offset >= total) return { rows: [], total };
   const dense = all === undefined || total * total > (offset + perpage) * all;
-  if (order.length === 2 && dense) {
-    const pair = order as [OrderClause, OrderClause];
-    return { rows: await twoKeyPage(db, () => matching(db, filter, true), pair, offset, perpage), total };
+  if (order.length > 1 && dense) {
+    const rowsOf = () => matching(db, filter, true);
+    const projectRows = () => matching(db, whole, true);
+    return { rows: await groupedPage(db, rowsOf, projectRows, order, offset, perpage), total };
   }
   return { rows: await pageOf(db, filter, order, offset, perpage, dense), total };
 }
@@ -140,7 +141,7 @@ async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderCl
   return ordered(q, order).execute();
 }
 
-/** A page of a filter in any order (two clauses over dense matches go to twoKeyPage). */
+/** A page of a filter: any order over sparse matches, one clause over dense ones. */
 async function pageOf(
   db: Kysely<Database>,
   filter: ProductFilter,
@@ -181,21 +182,7 @@ async function pageOf(
       ids.map((r) => r.id),
     );
   }
-  let q = ordered(matching(db, filter, true).selectAll('products'), order);
-  if (order.length > 1 && !isPostgres(db)) {
-    // SQLite sorts the whole match for an ORDER BY of several keys, even with an index on the
-    // first one (PostgreSQL sorts incrementally). The first key of the page's last row,
-    // found on that index, bounds the rows that can be on the page: only they are sorted.
-    const { column, dir } = orderColumn(order[0]);
-    const last = await matching(db, filter, true)
-      .select(sql<string | number>`${sql.ref(`products.${column}`)}`.as('v'))
-      .orderBy(`products.${column}`, dir)
-      .orderBy('products.id', dir)
-      .limit(1)
-      .offset(offset + perpage - 1)
-      .executeTakeFirst();
-    if (last) q = q.where(`products.${column}`, dir === 'asc' ? '<=' : '>=', last.v);
-  }
+  const q = ordered(matching(db, filter, true).selectAll('products'), order);
   if (!isPostgres(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
   // PostgreSQL reads the row of every entry it skips: deep pages walk the order's index for
   // their ids alone (the index holds show_in_store), then read the page's rows.

@@ -1,5 +1,5 @@
 /**
- * Sizes at which the products list changes plans (list.ts, two-key-page.ts). Tests lower
+ * Sizes at which the products list changes plans (list.ts, grouped-page.ts). Tests lower
  * them, so that a catalog of a few hundred products reaches every plan.
  */
 export const PLAN_LIMITS = {
