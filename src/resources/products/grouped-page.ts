@@ -14,9 +14,10 @@ import type { OrderClause } from './schemas.js';
 //     in the same groups, in the same order, whatever the later keys do inside them);
 //  2. the rows before the page's first group, counted on the same index: where the page
 //     starts inside that group;
-//  3. each group's part of the page, by the later keys: a small group is read whole and
-//     sorted; a large one is read walking the second key's index and keeping its rows, or,
-//     with a third key, paged by the same steps within the group.
+//  3. each group's part of the page, by the later keys: the small groups together, read on
+//     the first key's index and sorted; a large one (only the first or the last group can be:
+//     the others lie wholly on the page) read walking the second key's index and keeping
+//     its rows, or, with a third key, paged by the same steps within the group.
 // Every step reads about as many index entries as the page's offset, never the catalog.
 
 export const ORDER_COLUMNS = { name: 'name_key', price: 'price', date: 'created_at', custom: 'custom_sort' } as const;
@@ -64,27 +65,55 @@ export async function groupedPage(
     if (last && last.value === v) last.rows++;
     else groups.push({ value: v, rows: 1 });
   }
-  const before = await rowsOf()
-    .where(`products.${first.column}`, first.dir === 'asc' ? '<' : '>', groups[0].value)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+  // Where the page starts inside its first group: the rows of the groups before it, counted.
+  const skip =
+    offset === 0
+      ? 0
+      : offset -
+        Number(
+          (
+            await rowsOf()
+              .where(`products.${first.column}`, first.dir === 'asc' ? '<' : '>', groups[0].value)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
   // Rows still tied after every clause: by id, in the direction of the last clause.
   const idDir = order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc';
+  // Only the first and the last group can reach past the page; every row of a group between
+  // them is on it. So only those two are sized, and the others are read together, with the
+  // small ends, in one query: a page of distinct prices is not a query per price.
+  const ends = [...new Set([0, groups.length - 1])];
+  const sized = await Promise.all(ends.map((i) => isLarge(db, projectRows, first.column, groups[i].value)));
+  const large = new Set(ends.filter((_, k) => sized[k]));
   const page: ProductRow[] = [];
-  let skip = offset - Number(before.n);
-  for (const group of groups) {
-    const large = await isLarge(db, projectRows, first.column, group.value);
-    if (large && rest.length > 1) {
+  let run: number[] = [];
+  const readRun = async () => {
+    if (run.length === 0) return;
+    const take = run.reduce((n, i) => n + groups[i].rows, 0);
+    const values = run.map((i) => groups[i].value);
+    page.push(...(await smallGroups(db, rowsOf, first, rest, idDir, values, run[0] === 0 ? skip : 0, take)));
+    run = [];
+  };
+  for (let i = 0; i < groups.length; i++) {
+    if (!large.has(i)) {
+      run.push(i);
+      continue;
+    }
+    await readRun();
+    const group = groups[i];
+    const from = i === 0 ? skip : 0;
+    if (rest.length > 1) {
       // A large group in three keys or more: SQLite then sorts the whole group (it sorts
       // within ties of the walked index for a single later key only), so the group is paged
       // the same way, by its second key's groups.
       const inGroup = (rows: ListRows) => () => rows().where(hidden(db, first.column), '=', group.value);
-      page.push(...(await groupedPage(db, inGroup(rowsOf), inGroup(projectRows), order.slice(1), skip, group.rows)));
+      page.push(...(await groupedPage(db, inGroup(rowsOf), inGroup(projectRows), order.slice(1), from, group.rows)));
     } else {
-      page.push(...(await groupPart(db, rowsOf, first.column, group.value, rest, idDir, large, skip, group.rows)));
+      page.push(...(await largeGroup(db, rowsOf, first.column, group.value, rest[0], idDir, from, group.rows)));
     }
-    skip = 0;
   }
+  await readRun();
   return page;
 }
 
@@ -112,24 +141,50 @@ async function isLarge(db: Kysely<Database>, projectRows: ListRows, column: Colu
   return Number(size.n) >= PLAN_LIMITS.largeGroup;
 }
 
-/** `take` rows of the first-key group `value`, after `skip` of them, in the later keys' order. */
-async function groupPart(
+/**
+ * `take` rows of the small first-key groups `values` (consecutive on the page), after `skip`
+ * of them: read on the first key's index and sorted. A unary + hides the later keys' indexes
+ * from SQLite, which would otherwise walk one of them over the whole project.
+ */
+async function smallGroups(
+  db: Kysely<Database>,
+  rowsOf: ListRows,
+  first: Key,
+  rest: Key[],
+  idDir: Direction,
+  values: (string | number)[],
+  skip: number,
+  take: number,
+): Promise<ProductRow[]> {
+  let q = rowsOf()
+    .selectAll('products')
+    .where(`products.${first.column}`, 'in', values)
+    .orderBy(hidden(db, first.column), first.dir);
+  for (const key of rest) q = q.orderBy(hidden(db, key.column), key.dir);
+  return q.orderBy('products.id', idDir).limit(take).offset(skip).execute();
+}
+
+/**
+ * `take` rows of the large first-key group `value`, after `skip` of them, in the second key's
+ * order: walking that key's index and keeping the group's rows (the first key's index is
+ * hidden from SQLite, which has no statistics of values to know the group is large).
+ */
+async function largeGroup(
   db: Kysely<Database>,
   rowsOf: ListRows,
   column: Column,
   value: string | number,
-  rest: Key[],
+  second: Key,
   idDir: Direction,
-  large: boolean,
   skip: number,
   take: number,
 ): Promise<ProductRow[]> {
-  // Large: walk the second key's index, keeping the group's rows; small: read the group on
-  // the first key's index and sort it. SQLite's planner picks either whatever the group's
-  // size (it has no statistics of values), so a unary + hides the index it must not take;
-  // PostgreSQL's statistics tell it the size.
-  const hide = (c: Column, hide: boolean) => (hide ? hidden(db, c) : sql.ref(`products.${c}`));
-  let q = rowsOf().selectAll('products').where(hide(column, large), '=', value);
-  for (const key of rest) q = q.orderBy(hide(key.column, !large), key.dir);
-  return q.orderBy('products.id', idDir).limit(take).offset(skip).execute();
+  return rowsOf()
+    .selectAll('products')
+    .where(hidden(db, column), '=', value)
+    .orderBy(`products.${second.column}`, second.dir)
+    .orderBy('products.id', idDir)
+    .limit(take)
+    .offset(skip)
+    .execute();
 }
