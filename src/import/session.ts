@@ -25,10 +25,11 @@ import { deleteParts, insert, upsert } from './writes.js';
 // References between records are checked at the end, when every record is in. Problems are
 // collected with each record's place; the caller rolls back when there are any.
 //
-// Memory stays bounded by the batch, not the file: a handle is checked against the batch
-// being gathered and then against the database, which holds every earlier batch of the file
-// (batches go on being written after a problem, so that later ones are still checked); only
-// each record's place is kept for the whole file (places.ts, 16 bytes a record).
+// Memory stays bounded by two batches (one written while the next is gathered), not the
+// file: a handle is checked against the batch being gathered and then against the database,
+// which holds every earlier batch of the file (batches go on being written after a problem,
+// so that later ones are still checked); only each record's place is kept for the whole file
+// (places.ts, 16 bytes a record).
 //
 // What a record is and how it becomes rows is its resource's business (src/resources/*/
 // descriptor.ts); this class only runs the steps, the same for every resource.
@@ -78,6 +79,8 @@ export class ImportSession {
   /** by kind, while the project is new: the highest id written so far */
   private readonly highestWritten = new Map<Kind, number>();
   private statistics?: StatisticsAsTablesGrow;
+  /** the batch being written (flush) */
+  private writing: Promise<void> = Promise.resolve();
   private readonly gathered = new Map<Kind, Gathering>(
     RESOURCES.map((r) => [
       r.kind,
@@ -207,6 +210,7 @@ export class ImportSession {
 
   /** Deletes the gathered ids with their cascades, and logs every change they make. */
   private async flushDeletions(): Promise<void> {
+    await this.written();
     for (const resource of RESOURCES) {
       const ids = this.deletions.get(resource.kind);
       if (!ids?.size) continue;
@@ -257,8 +261,23 @@ export class ImportSession {
     return true;
   }
 
+  /**
+   * Starts writing the kind's gathered batch, once the batch before it is written: the next
+   * batch is read and checked while the database writes this one (on PostgreSQL another
+   * process, on SQLite the writer thread), instead of one waiting for the other. A failed
+   * write throws at the next flush or at finish().
+   */
   private async flush(kind: Kind): Promise<void> {
-    await this.write(kind, this.take(kind));
+    const batch = this.take(kind);
+    await this.written();
+    const writing = this.write(kind, batch);
+    writing.catch(() => {}); // awaited by written()
+    this.writing = writing;
+  }
+
+  /** Waits until every batch started is written. */
+  private async written(): Promise<void> {
+    await this.writing;
   }
 
   private take(kind: Kind): RecordRows[] {
@@ -374,7 +393,7 @@ export class ImportSession {
   async finish(): Promise<void> {
     if (!this.project) return;
     for (const r of RESOURCES) await this.flush(r.kind);
-    await this.flushDeletions();
+    await this.flushDeletions(); // after every write
     for (const tally of this.tallies.values()) await tally.finish();
     for (const r of RESOURCES) this.reportRepeatedIds(r);
     for (const r of RESOURCES) await r.checkReferences?.(this.referenceCheck(r));
