@@ -9,7 +9,7 @@ import { type Case, type Request, cases, heavySearch } from './cases.js';
 import { type LoadResult, load } from './load.js';
 import { type ImportContext, afterImportPlans, importAlone, importFile, importWhileServing } from './imports.js';
 import { type Pools, readPools } from './pools.js';
-import { CLI, ROOT, type Server, freePort, runCli, startServer, watchRss } from './processes.js';
+import { CLI, ROOT, type Server, freePort, rss, runCli, startServer, watchRss } from './processes.js';
 import { type Random, chooseSeed, seeded } from './random.js';
 import {
   type GenerateRow,
@@ -250,6 +250,7 @@ async function measureSize(
       const extra = { bytes: check.bytes, totals_ok: check.totalsOk };
       row(c.name, 'cold', cold, bare, extra);
       row(c.name, 'warm', warm, bare, extra);
+      log(`    server RSS ${round(rss(server.pid) / 2 ** 20, 0)} MiB`);
     }
 
     // One request asked again with its ETag: the cheapest answer there is.
@@ -275,6 +276,7 @@ async function measureSize(
     row(`product beside ${HEAVY_CONNECTIONS} heavy searches`, 'cold', beside, await bareLoad(bodies[0]), {
       side: { name: 'heavy searches', ...searches },
     });
+    log(`    server RSS ${round(rss(server.pid) / 2 ** 20, 0)} MiB`);
 
     // The write side: an import alone, the reads right after it, an import beside reads of every case.
     if (importSize > 0) {

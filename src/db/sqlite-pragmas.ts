@@ -4,4 +4,16 @@
 // file without "database is locked" errors (a lock held longer than that is SQLITE_BUSY,
 // answered 503). WAL, which lets readers run beside a writer, is set once on the file by
 // the main connection (it persists in the file).
-export const SQLITE_PRAGMAS: readonly string[] = ['synchronous = FULL', 'busy_timeout = 5000', 'foreign_keys = OFF'];
+//
+// cache_size: SQLite's own default, 2 MiB a connection (better-sqlite3 builds it with 16 MiB).
+// A server has up to ten connections (the main one, the writer, readers grown under load),
+// each with its cache and a sorter of the same size: under random two-key orders at 1M
+// products, 16 MiB took the server from 160 to 424 MiB, and 2 MiB ran the same load faster
+// (390 -> 430 req/s) at 312 MiB; the file's pages stay in the OS's cache. Bulk loads ask
+// for more (ConnectOptions.sqliteCacheMiB).
+export const SQLITE_PRAGMAS: readonly string[] = [
+  'synchronous = FULL',
+  'busy_timeout = 5000',
+  'foreign_keys = OFF',
+  'cache_size = -2048',
+];

@@ -13,7 +13,7 @@ export interface WorkerOptions {
   path: string;
   /** readers open the file read-only: a write sent here by mistake fails instead of writing */
   readonly: boolean;
-  /** the connection's page cache in MiB (a bulk load's writer); SQLite's default 2 MiB otherwise */
+  /** the connection's page cache in MiB (a bulk load's writer); 2 MiB otherwise (sqlite-pragmas.ts) */
   cacheMiB?: number;
 }
 
