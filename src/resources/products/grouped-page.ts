@@ -123,9 +123,26 @@ function hidden(db: Kysely<Database>, column: Column) {
 }
 
 /**
+ * The column as a sort key no index provides. SQLite: `hidden`. PostgreSQL (before 17) cannot
+ * read `first IN (…)` from an index in the index's order, so for the ORDER BY it walked the
+ * first key's index over the whole project, testing each row against the list, instead of
+ * reading the few rows of those values and sorting them: 5 s beside an import at 1M. An
+ * expression (`+ 0`, `|| ''`, which keeps the column's collation) leaves only the second plan.
+ */
+function unindexed(db: Kysely<Database>, column: Column) {
+  if (!isPostgres(db)) return hidden(db, column);
+  return column === 'name_key'
+    ? sql`${sql.ref(`products.${column}`)} || ''`
+    : sql`${sql.ref(`products.${column}`)} + 0`;
+}
+
+/**
  * Whether the project's group of `value` holds `PLAN_LIMITS.largeGroup` rows or more: counted
  * without the filter, in the first key's index alone (a category's rows would each need a
- * probe: counting 20,000 of them in a category of 3 % read 600k entries).
+ * probe: counting 20,000 of them in a category of 3 % read 600k entries). In that index's
+ * order: for a large group PostgreSQL chose a sequential scan, expecting the project's rows
+ * spread evenly through the table; joining a scan already running (synchronize_seqscans) in
+ * other projects' rows, it read gigabytes, 4 to 5 s beside an import, and the reads timed out.
  */
 async function isLarge(db: Kysely<Database>, projectRows: ListRows, column: Column, value: string | number) {
   const size = await db
@@ -133,6 +150,8 @@ async function isLarge(db: Kysely<Database>, projectRows: ListRows, column: Colu
       projectRows()
         .where(`products.${column}`, '=', value)
         .select(sql`1`.as('one'))
+        .orderBy(`products.${column}`)
+        .orderBy('products.id')
         .limit(PLAN_LIMITS.largeGroup)
         .as('g'),
     )
@@ -159,8 +178,8 @@ async function smallGroups(
   let q = rowsOf()
     .selectAll('products')
     .where(`products.${first.column}`, 'in', values)
-    .orderBy(hidden(db, first.column), first.dir);
-  for (const key of rest) q = q.orderBy(hidden(db, key.column), key.dir);
+    .orderBy(unindexed(db, first.column), first.dir);
+  for (const key of rest) q = q.orderBy(unindexed(db, key.column), key.dir);
   return q.orderBy('products.id', idDir).limit(take).offset(skip).execute();
 }
 
