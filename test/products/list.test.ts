@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { suiteApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
+import { importDocument } from '../../src/import/import.js';
 import { seedShop, shopDocument } from '../support/shop.js';
 import { bearer, call } from '../support/request.js';
 import { shopAndOtherKeys } from '../support/shop-app.js';
@@ -229,5 +230,31 @@ eachBackend('products list', (backend) => {
       401,
     );
     assert.equal((await call(t.app, 'GET', '/v2/projects/nope/products/')).status, 404);
+  });
+});
+
+eachBackend('products list, ids= sorted past U+FFFF', (backend) => {
+  const names = ['x\u{FFFD}', 'x\u{1F600}', 'x\u{E000}', 'xa', 'x\u{10FFFD}', 'X\u{FF21}'];
+  const t = suiteApp(backend, async (t) => {
+    await importDocument(t.storage.db, {
+      project: { id: 'glyphs', name: 'Glyphs', currency: 'EUR' },
+      products: names.map((name, i) => ({ id: i + 1, handle: `g${i + 1}`, name, price: 100 })),
+    });
+  });
+
+  // ids= sorts its rows in JavaScript; names compare by code point (UTF-8 bytes), as the
+  // byte-collated name_key does in SQL, which JavaScript's `<` on UTF-16 units does not.
+  test('ids= in name order is the order of the list', async () => {
+    for (const order of ['name_asc', 'name_desc', 'price_asc,name_desc']) {
+      const list = await call(t.app, 'GET', `/v2/projects/glyphs/products/?order=${order}`);
+      const picked = await call(t.app, 'GET', `/v2/projects/glyphs/products/?order=${order}&ids=1,2,3,4,5,6`);
+      assert.equal(picked.status, 200);
+      assert.deepEqual(ids(picked.body), ids(list.body), order);
+    }
+    const names = (await call(t.app, 'GET', '/v2/projects/glyphs/products/?order=name_asc&ids=1,2,3,4,5,6')).body.data;
+    assert.deepEqual(
+      names.map((p: { id: number }) => p.id),
+      [4, 3, 6, 1, 2, 5],
+    );
   });
 });

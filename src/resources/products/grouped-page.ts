@@ -2,7 +2,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { PLAN_LIMITS } from './plan-limits.js';
-import type { ProductRow } from './present.js';
+import { SHOWN_PRODUCT_COLUMNS, type ShownProductRow } from './present.js';
 import type { OrderClause } from './schemas.js';
 
 // A page in an order of two clauses or more, e.g. `custom_asc,price_desc`, of the whole list
@@ -47,7 +47,7 @@ export async function groupedPage(
   order: OrderClause[],
   offset: number,
   perpage: number,
-): Promise<ProductRow[]> {
+): Promise<ShownProductRow[]> {
   const [first, ...rest] = order.map(orderColumn);
   const values = (
     await rowsOf()
@@ -86,7 +86,7 @@ export async function groupedPage(
   const ends = [...new Set([0, groups.length - 1])];
   const sized = await Promise.all(ends.map((i) => isLarge(db, projectRows, first.column, groups[i].value)));
   const large = new Set(ends.filter((_, k) => sized[k]));
-  const page: ProductRow[] = [];
+  const page: ShownProductRow[] = [];
   let run: number[] = [];
   const readRun = async () => {
     if (run.length === 0) return;
@@ -174,9 +174,9 @@ async function smallGroups(
   values: (string | number)[],
   skip: number,
   take: number,
-): Promise<ProductRow[]> {
+): Promise<ShownProductRow[]> {
   let q = rowsOf()
-    .selectAll('products')
+    .select(SHOWN_PRODUCT_COLUMNS)
     .where(`products.${first.column}`, 'in', values)
     .orderBy(unindexed(db, first.column), first.dir);
   for (const key of rest) q = q.orderBy(unindexed(db, key.column), key.dir);
@@ -197,9 +197,9 @@ async function largeGroup(
   idDir: Direction,
   skip: number,
   take: number,
-): Promise<ProductRow[]> {
+): Promise<ShownProductRow[]> {
   return rowsOf()
-    .selectAll('products')
+    .select(SHOWN_PRODUCT_COLUMNS)
     .where(hidden(db, column), '=', value)
     .orderBy(`products.${second.column}`, second.dir)
     .orderBy('products.id', idDir)

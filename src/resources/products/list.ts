@@ -6,7 +6,7 @@ import { containsCondition, searchCondition } from '../../db/search-index.js';
 import { keptCount } from './counts.js';
 import { keptGramCount } from './grams.js';
 import { PLAN_LIMITS } from './plan-limits.js';
-import { type ProductRow, foldCase } from './present.js';
+import { SHOWN_COLUMNS, SHOWN_PRODUCT_COLUMNS, type ShownProductRow, foldCase } from './present.js';
 import type { OrderClause } from './schemas.js';
 import { groupedPage, orderColumn } from './grouped-page.js';
 
@@ -32,7 +32,7 @@ export async function listProducts(
   page: number,
   perpage: number,
   counts?: CountScope,
-): Promise<{ rows: ProductRow[]; total: number }> {
+): Promise<{ rows: ShownProductRow[]; total: number }> {
   // A search term holding the field separator could only match across two fields.
   if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
   const offset = (page - 1) * perpage;
@@ -125,20 +125,34 @@ function matching(
 }
 
 /**
- * `ids=`: at most 100 rows, fetched by primary key and then sorted, all of them (the page is
- * cut here, and their number is the total). The MATERIALIZED CTE keeps both planners from
- * walking the ordering's index over the whole catalog to avoid the sort, testing each row
- * against the list: that read most of the project for 50 random ids.
+ * `ids=`: at most 100 rows, fetched by primary key and then sorted here, all of them (the
+ * page is cut by the caller, and their number is the total). Sorted in SQL, both planners
+ * could walk the ordering's index over the whole catalog instead, testing each row against
+ * the list (that read most of the project for 50 random ids), and a sort of copied rows
+ * cost SQLite a third of the read.
  */
-async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[]): Promise<ProductRow[]> {
-  const q = db
-    .with(
-      (cte) => cte('picked').materialized(),
-      () => matching(db, filter, true).selectAll('products'),
-    )
-    .selectFrom('picked as products')
-    .selectAll('products');
-  return ordered(q, order).execute();
+async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[]): Promise<ShownProductRow[]> {
+  const rows = await matching(db, filter, true).select(SHOWN_PRODUCT_COLUMNS).execute();
+  return rows.sort(compareIn(order));
+}
+
+/**
+ * `ordered`'s order in JavaScript: the clauses' columns, then id in the last clause's
+ * direction. name_key is byte-collated on both backends (UTF-8 bytes, i.e. code points),
+ * which JavaScript's `<` (UTF-16 code units) is not past U+FFFF.
+ */
+function compareIn(order: OrderClause[]): (a: ShownProductRow, b: ShownProductRow) => number {
+  const keys = order.map(orderColumn);
+  const idSign = order[order.length - 1].endsWith('_desc') ? -1 : 1;
+  return (a, b) => {
+    for (const { column, dir } of keys) {
+      const x = a[column];
+      const y = b[column];
+      const c = typeof x === 'string' ? Buffer.compare(Buffer.from(x), Buffer.from(y as string)) : x - (y as number);
+      if (c !== 0) return dir === 'desc' ? -c : c;
+    }
+    return (a.id - b.id) * idSign;
+  };
 }
 
 /** A page of a filter: any order over sparse matches, one clause over dense ones. */
@@ -149,7 +163,7 @@ async function pageOf(
   offset: number,
   perpage: number,
   dense: boolean,
-): Promise<ProductRow[]> {
+): Promise<ShownProductRow[]> {
   if (!dense) {
     // From the matches: their ids sorted (SQLite sorted whole rows, descriptions and all, 3
     // to 5 times slower), then the page's rows by primary key. On PostgreSQL a term's matches
@@ -182,7 +196,7 @@ async function pageOf(
       ids.map((r) => r.id),
     );
   }
-  const q = ordered(matching(db, filter, true).selectAll('products'), order);
+  const q = ordered(matching(db, filter, true).select(SHOWN_PRODUCT_COLUMNS), order);
   if (!isPostgres(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
   // PostgreSQL reads the row of every entry it skips: deep pages walk the order's index for
   // their ids alone (the index holds show_in_store), then read the page's rows.
@@ -195,11 +209,11 @@ async function pageOf(
 }
 
 /** The rows of `ids`, in that order. */
-async function rowsByIds(db: Kysely<Database>, projectId: string, ids: number[]): Promise<ProductRow[]> {
+async function rowsByIds(db: Kysely<Database>, projectId: string, ids: number[]): Promise<ShownProductRow[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('products')
-    .selectAll()
+    .select(SHOWN_COLUMNS)
     .where('project_id', '=', projectId)
     .where('id', 'in', ids)
     .execute();
