@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { FeedReader } from '../descriptor.js';
-import { presentProduct } from './present.js';
+import { SHOWN_COLUMNS, presentProduct } from './present.js';
 import { categoryIdsOf } from './repository.js';
 
 /** Products of the change feed, as the list shows them: a hidden one only with fetch_hidden. */
@@ -10,7 +10,11 @@ export async function productsForFeed(
   reader: FeedReader,
   ids: number[],
 ): Promise<Map<number, unknown>> {
-  let q = db.selectFrom('products').selectAll().where('project_id', '=', reader.projectId).where('id', 'in', ids);
+  let q = db
+    .selectFrom('products')
+    .select(SHOWN_COLUMNS)
+    .where('project_id', '=', reader.projectId)
+    .where('id', 'in', ids);
   if (!reader.includeHidden) q = q.where('show_in_store', '=', 1);
   const rows = await q.execute();
   const categories = await categoryIdsOf(

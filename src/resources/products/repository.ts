@@ -8,7 +8,14 @@ import type { Ref } from '../../http/params.js';
 import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
 import { GramDeltas } from './gram-deltas.js';
 import { writeGramDeltas } from './grams.js';
-import { type ProductRow, nameKey, presentProduct, searchText } from './present.js';
+import {
+  type ProductRow,
+  SHOWN_COLUMNS,
+  type ShownProductRow,
+  nameKey,
+  presentProduct,
+  searchText,
+} from './present.js';
 import type { ProductUpdate } from './schemas.js';
 
 /**
@@ -20,7 +27,7 @@ export async function findProduct(
   projectId: string,
   ref: Ref,
   includeHidden: boolean,
-): Promise<{ row: ProductRow; categoryIds: number[] } | undefined> {
+): Promise<{ row: ShownProductRow; categoryIds: number[] } | undefined> {
   const list = isPostgres(db)
     ? sql<
         string | null
@@ -28,7 +35,11 @@ export async function findProduct(
         where pc.project_id = products.project_id and pc.product_id = products.id)`
     : sql<string | null>`(select group_concat(category_id) from (select pc.category_id from product_categories pc
         where pc.project_id = products.project_id and pc.product_id = products.id order by pc.category_id))`;
-  let q = db.selectFrom('products').selectAll().select(list.as('category_list')).where('project_id', '=', projectId);
+  let q = db
+    .selectFrom('products')
+    .select(SHOWN_COLUMNS)
+    .select(list.as('category_list'))
+    .where('project_id', '=', projectId);
   q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('handle', '=', ref.handle);
   if (!includeHidden) q = q.where('show_in_store', '=', 1);
   const found = await q.executeTakeFirst();
