@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { connect } from '../../src/db/connect.js';
+import { NAMED_STATEMENTS, connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { testApp } from '../support/app.js';
 import { bearer, call } from '../support/request.js';
@@ -29,6 +29,49 @@ describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
     assert.deepEqual(await settings(false), { timeout: '5s', name: 'storefront-api' });
     assert.deepEqual(await settings(false, 250), { timeout: '250ms', name: 'storefront-api' });
     assert.deepEqual(await settings(true), { timeout: '0', name: 'storefront-api' });
+  });
+
+  test('quick reads are prepared once a session, as at most NAMED_STATEMENTS texts; other reads are not', async (t) => {
+    const storage = connect(PG_URL!, { poolSize: 1 });
+    t.after(() => storage.close());
+    const prepared = async () =>
+      (
+        await sql<{ statement: string }>`select statement from pg_prepared_statements order by prepare_time`.execute(
+          storage.db,
+        )
+      ).rows.map((r) => r.statement);
+    await sql`select 1 as one`.execute(storage.db);
+    assert.deepEqual(await prepared(), []);
+    for (let i = 0; i < 3; i++) {
+      const { rows } = await sql<{ n: number }>`select ${i}::int + 1 as n`.execute(storage.quick);
+      assert.equal(rows[0].n, i + 1);
+    }
+    assert.deepEqual(await prepared(), ['select $1::int + 1 as n']);
+    // Texts past the cap still run, unnamed.
+    for (let i = 0; i < NAMED_STATEMENTS + 5; i++) {
+      const { rows } = await sql<{ n: number }>`select ${sql.lit(i)}::int as n`.execute(storage.quick);
+      assert.equal(rows[0].n, i);
+    }
+    assert.equal((await prepared()).length, NAMED_STATEMENTS);
+  });
+
+  test('a quick `select *` of a table another process migrated reads the new columns', async (t) => {
+    const table = `t_named_${Date.now()}`;
+    const storage = connect(PG_URL!, { poolSize: 1 });
+    t.after(async () => {
+      await sql`drop table if exists ${sql.id(table)}`.execute(storage.db);
+      await storage.close();
+    });
+    await sql`create table ${sql.id(table)} (id int)`.execute(storage.db);
+    await sql`insert into ${sql.id(table)} values (1)`.execute(storage.db);
+    const read = async () => (await sql`select * from ${sql.id(table)} where id = ${1}`.execute(storage.quick)).rows;
+    for (let i = 0; i < 6; i++) assert.deepEqual(await read(), [{ id: 1 }]);
+    const other = connect(PG_URL!, { poolSize: 1 });
+    await sql`alter table ${sql.id(table)} add column note text default 'new'`.execute(other.db);
+    await other.close();
+    // PostgreSQL refuses the session's plan ("cached plan must not change result type").
+    assert.deepEqual(await read(), [{ id: 1, note: 'new' }]);
+    assert.deepEqual(await read(), [{ id: 1, note: 'new' }]);
   });
 
   test('a request whose statement runs past the timeout answers 503 unavailable, and the next one is served', async (t) => {
