@@ -2,7 +2,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { PLAN_LIMITS } from './plan-limits.js';
-import { SHOWN_PRODUCT_COLUMNS, type ShownProductRow } from './present.js';
+import { SHOWN_COLUMNS, type ShownProductRow } from './present.js';
 import type { OrderClause } from './schemas.js';
 
 // A page in an order of two clauses or more, e.g. `custom_asc,price_desc`, of the whole list
@@ -31,6 +31,11 @@ interface Key {
 export function orderColumn(clause: OrderClause): Key {
   const [key, dir] = clause.split('_') as [keyof typeof ORDER_COLUMNS, Direction];
   return { column: ORDER_COLUMNS[key], dir };
+}
+
+/** How rows still tied after every clause go: by id, in the direction of the last clause. */
+export function tieDirection(order: OrderClause[]): Direction {
+  return order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc';
 }
 
 /** Rows of the list (a fresh query builder each call): project, visibility, filters. */
@@ -78,8 +83,7 @@ export async function groupedPage(
               .executeTakeFirstOrThrow()
           ).n,
         );
-  // Rows still tied after every clause: by id, in the direction of the last clause.
-  const idDir = order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc';
+  const idDir = tieDirection(order);
   // Only the first and the last group can reach past the page; every row of a group between
   // them is on it. So only those two are sized, and the others are read together, with the
   // small ends, in one query: a page of distinct prices is not a query per price.
@@ -176,7 +180,7 @@ async function smallGroups(
   take: number,
 ): Promise<ShownProductRow[]> {
   let q = rowsOf()
-    .select(SHOWN_PRODUCT_COLUMNS)
+    .select(SHOWN_COLUMNS)
     .where(`products.${first.column}`, 'in', values)
     .orderBy(unindexed(db, first.column), first.dir);
   for (const key of rest) q = q.orderBy(unindexed(db, key.column), key.dir);
@@ -199,7 +203,7 @@ async function largeGroup(
   take: number,
 ): Promise<ShownProductRow[]> {
   return rowsOf()
-    .select(SHOWN_PRODUCT_COLUMNS)
+    .select(SHOWN_COLUMNS)
     .where(hidden(db, column), '=', value)
     .orderBy(`products.${second.column}`, second.dir)
     .orderBy('products.id', idDir)

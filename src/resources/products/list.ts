@@ -6,9 +6,9 @@ import { containsCondition, searchCondition } from '../../db/search-index.js';
 import { keptCount } from './counts.js';
 import { keptGramCount } from './grams.js';
 import { PLAN_LIMITS } from './plan-limits.js';
-import { SHOWN_COLUMNS, SHOWN_PRODUCT_COLUMNS, type ShownProductRow, foldCase } from './present.js';
+import { SHOWN_COLUMNS, type ShownProductRow, compareCodePoints, foldCase } from './present.js';
 import type { OrderClause } from './schemas.js';
-import { groupedPage, orderColumn } from './grouped-page.js';
+import { groupedPage, orderColumn, tieDirection } from './grouped-page.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -132,23 +132,19 @@ function matching(
  * cost SQLite a third of the read.
  */
 async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[]): Promise<ShownProductRow[]> {
-  const rows = await matching(db, filter, true).select(SHOWN_PRODUCT_COLUMNS).execute();
+  const rows = await matching(db, filter, true).select(SHOWN_COLUMNS).execute();
   return rows.sort(compareIn(order));
 }
 
-/**
- * `ordered`'s order in JavaScript: the clauses' columns, then id in the last clause's
- * direction. name_key is byte-collated on both backends (UTF-8 bytes, i.e. code points),
- * which JavaScript's `<` (UTF-16 code units) is not past U+FFFF.
- */
+/** `ordered`'s order in JavaScript: the clauses' columns, then id (`tieDirection`). */
 function compareIn(order: OrderClause[]): (a: ShownProductRow, b: ShownProductRow) => number {
   const keys = order.map(orderColumn);
-  const idSign = order[order.length - 1].endsWith('_desc') ? -1 : 1;
+  const idSign = tieDirection(order) === 'desc' ? -1 : 1;
   return (a, b) => {
     for (const { column, dir } of keys) {
       const x = a[column];
       const y = b[column];
-      const c = typeof x === 'string' ? Buffer.compare(Buffer.from(x), Buffer.from(y as string)) : x - (y as number);
+      const c = typeof x === 'string' ? compareCodePoints(x, y as string) : x - (y as number);
       if (c !== 0) return dir === 'desc' ? -c : c;
     }
     return (a.id - b.id) * idSign;
@@ -196,7 +192,7 @@ async function pageOf(
       ids.map((r) => r.id),
     );
   }
-  const q = ordered(matching(db, filter, true).select(SHOWN_PRODUCT_COLUMNS), order);
+  const q = ordered(matching(db, filter, true).select(SHOWN_COLUMNS), order);
   if (!isPostgres(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
   // PostgreSQL reads the row of every entry it skips: deep pages walk the order's index for
   // their ids alone (the index holds show_in_store), then read the page's rows.
@@ -227,5 +223,5 @@ function ordered<QB extends SelectQueryBuilder<Database, 'products', object>>(q:
     const { column, dir } = orderColumn(clause);
     q = q.orderBy(`products.${column}`, dir) as QB;
   }
-  return q.orderBy('products.id', order[order.length - 1].endsWith('_desc') ? 'desc' : 'asc') as QB;
+  return q.orderBy('products.id', tieDirection(order)) as QB;
 }

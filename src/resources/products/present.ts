@@ -10,7 +10,7 @@ export type ProductRow = Selectable<ProductTable>;
  * search_text, the folded copy of name, description and sku, is as long as all three and
  * only ever searched: read with the rows it was a quarter of their bytes.
  */
-export const SHOWN_COLUMNS = [
+const SHOWN = [
   'id',
   'handle',
   'name',
@@ -28,11 +28,11 @@ export const SHOWN_COLUMNS = [
   'updated_at',
 ] as const;
 
-/** SHOWN_COLUMNS of `products`, for queries that may join other tables. */
-export const SHOWN_PRODUCT_COLUMNS = SHOWN_COLUMNS.map((c) => `products.${c}` as const);
+/** SHOWN, qualified: the same in a query of `products` alone and in one that joins. */
+export const SHOWN_COLUMNS = SHOWN.map((c) => `products.${c}` as const);
 
 /** A product as lists read it: SHOWN_COLUMNS. */
-export type ShownProductRow = Pick<ProductRow, (typeof SHOWN_COLUMNS)[number]>;
+export type ShownProductRow = Pick<ProductRow, (typeof SHOWN)[number]>;
 
 /**
  * A stored row as the API shows it: the export's record with the project's currency, and the
@@ -99,4 +99,25 @@ export function foldCase(text: string): string {
 
 export function nameKey(name: string): string {
   return name.toLowerCase();
+}
+
+/**
+ * Strings in code point order, as the byte-collated (UTF-8) name_key compares in SQL on both
+ * backends. JavaScript's `<` compares UTF-16 units, which puts U+10000 and above (surrogate
+ * pairs, D800-DFFF) before U+E000-FFFF; at the first differing unit both are moved so that
+ * the surrogates come last. Without encoding: Buffer.compare of the UTF-8 bytes took 10 times
+ * as long to sort 50 names.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit;
 }
