@@ -9,7 +9,7 @@ export async function importCommand(args: string[]): Promise<void> {
   const started = Date.now();
   try {
     // A page cache of 128 MiB for SQLite: with the default 2 MiB the index pages of a million
-    // rows are evicted and read again for every batch; this keeps the import under 400 MB.
+    // rows are evicted and read again for every batch (docs/PERFORMANCE.md, "Bulk loads").
     // Queries in threads (one reader, and the writer): the writer thread writes a batch while
     // this thread reads and checks the next (ImportSession.flush).
     const summary = await withStorage(

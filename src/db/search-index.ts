@@ -30,8 +30,8 @@ export async function createSearchIndex(db: Kysely<any>): Promise<void> {
   await sql`create virtual table products_fts using fts5(search_text, content='products', content_rowid='rowid', tokenize='trigram case_sensitive 1', detail='none')`.execute(
     db,
   );
-  // A 64 MiB buffer of pending index entries (default 1 MiB) halves the cost of bulk inserts:
-  // fewer, larger segments to merge. It is spent only while a write transaction runs.
+  // A 64 MiB buffer of pending index entries (default 1 MiB) makes bulk inserts cheaper:
+  // fewer, larger segments to merge (docs/PERFORMANCE.md, "Bulk loads"). It is spent only while a write transaction runs.
   await sql`insert into products_fts(products_fts, rank) values ('hashsize', 67108864)`.execute(db);
   await sql`create trigger products_fts_insert after insert on products begin
     insert into products_fts(rowid, search_text) values (new.rowid, new.search_text);

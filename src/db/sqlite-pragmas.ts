@@ -7,10 +7,10 @@
 //
 // cache_size: SQLite's own default, 2 MiB a connection (better-sqlite3 builds it with 16 MiB).
 // A server has up to ten connections (the main one, the writer, readers grown under load),
-// each with its cache and a sorter of the same size: under random two-key orders at 1M
-// products, 16 MiB took the server from 160 to 424 MiB, and 2 MiB ran the same load faster
-// (390 -> 430 req/s) at 312 MiB; the file's pages stay in the OS's cache. Bulk loads ask
-// for more (ConnectOptions.sqliteCacheMiB).
+// each with its cache and a sorter of the same size: 16 MiB grew the server's memory far more
+// than it sped anything up (docs/PERFORMANCE.md, "SQLite: slow reads in worker threads");
+// the file's pages stay in the OS's cache. Bulk loads ask for more
+// (ConnectOptions.sqliteCacheMiB).
 export const SQLITE_PRAGMAS: readonly string[] = [
   'synchronous = FULL',
   'busy_timeout = 5000',

@@ -3,9 +3,9 @@ import { isPostgres } from './dialect.js';
 
 // The planners' statistics, refreshed after a bulk write (import, generate), and on
 // PostgreSQL the visibility map with them. PostgreSQL's autovacuum analyzes a table only
-// after a while: right after an import of 100k products its statistics still said a project
-// held a few rows, and it chose nested loops that took 9 s for a category count (38 ms after
-// ANALYZE). ANALYZE samples at most 30,000 rows a table, so it takes a second or two even at
+// after a while: right after an import its statistics still said a project held a few rows,
+// and it chose nested loops that took seconds for a category count (docs/PERFORMANCE.md,
+// "Statistics during and after bulk writes"). ANALYZE samples at most 30,000 rows a table, so it takes a second or two even at
 // a million. Only the tables named: a bare ANALYZE would go through every schema of the
 // database (tests give each app one).
 //
@@ -18,9 +18,8 @@ export async function refreshStatistics(db: Kysely<any>, tables: readonly string
     // VACUUM too, where it can run (not in a transaction): it marks the written pages
     // all-visible, which index-only scans need. Deep pages read their ids in the order's
     // index alone (list.ts); without the marks each id was fetched from the table as well
-    // (page 450 of the newest products: 9,020 table rows, 1,150 buffers, against 61 after
-    // VACUUM). Autovacuum comes to inserted tables only after a while, or never where it is
-    // off. It reads only pages not yet marked: 0.7 s after 300k products.
+    // (docs/PERFORMANCE.md). Autovacuum comes to inserted tables only after a while, or never
+    // where it is off. It reads only pages not yet marked.
     const list = sql.join(tables.map((t) => sql.table(t)));
     await (db.isTransaction ? sql`analyze ${list}` : sql`vacuum (analyze) ${list}`).execute(db);
     return;

@@ -1,8 +1,8 @@
 // What a write transaction changes in the kept search-gram counts (grams.ts), tallied in
 // memory: for each gram of 1 to 3 characters, how many products (visible ones, and all)
 // that contain it were added or taken out. A million products hold ~125 characters each,
-// three grams a character: a Map keyed by strings cost ~30 s a million, so a gram is a
-// number (its code units, each + 1, in base 65537: exact in a double) in a typed-array hash
+// three grams a character: a Map keyed by strings was a large part of a bulk load, so a gram
+// is a number (its code units, each + 1, in base 65537: exact in a double) in a typed-array hash
 // table with linear probing.
 
 const BASE = 65537;
