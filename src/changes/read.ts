@@ -14,7 +14,7 @@ import { brokenOrdering } from './ordering.js';
 // The log is ordered by (seq, type, id). Each asked type is read on its own index
 // (changes_by_type_seq) from the cursor on, at most limit + 1 rows, and the lists are merged:
 // a page costs the same whatever the size of the log or of the catalog. The records of the
-// page are then fetched by primary key, one query per type (each resource's presentForFeed).
+// page are then fetched by primary key, one query per type (each resource's presentByIds).
 //
 // `next`: after a full page, the last entry's place; else the project's data_version in the
 // snapshot. Every change committed later gets a higher seq (src/changes/record.ts), so
@@ -82,8 +82,14 @@ export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<F
     for (const resource of q.types) {
       const ids = page.filter((r) => r.type === resource.type && r.action === 'upsert').map((r) => Number(r.id));
       if (ids.length === 0) continue;
-      const reader = { projectId: q.projectId, currency: project.currency, includeHidden: q.includeHidden };
-      records.set(resource.type, await resource.presentForFeed(trx, reader, ids));
+      // As the lists show them: hidden products with fetch_hidden, active plans only.
+      const viewer = {
+        projectId: q.projectId,
+        currency: project.currency,
+        includeHidden: q.includeHidden,
+        everyStatus: false,
+      };
+      records.set(resource.type, await resource.presentByIds(trx, viewer, ids));
     }
     const data = page.map((r): FeedEntry => {
       const record = records.get(r.type)?.get(Number(r.id));

@@ -1,11 +1,11 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
+import { idRows } from '../db/id-rows.js';
 import type { Database } from '../db/schema.js';
 import type { ChangeAction, ChangeEntry, ChangeType } from './entry.js';
 import { brokenSeq } from './ordering.js';
 
-// Writing the change log (migration 008), in the transaction of every change: an HTTP
-// update, an import (each batch), `storefront generate`, a deletion and its cascades.
+// Writing the change log (migration 008), in the transaction of every change: called by the
+// write unit (src/writes/change-set.ts) with what the write declared it changed.
 //
 // Ordering. Every write transaction first bumps its project's data_version
 // (src/db/data-version.ts), which on PostgreSQL locks the project row until commit (SQLite
@@ -20,8 +20,8 @@ import { brokenSeq } from './ordering.js';
 // convergence test can fail.)
 //
 // The seq is read by the insert itself, `(select data_version from projects …)`, so the
-// log costs no extra round trip; callers must have bumped the version in this transaction
-// first, which every write path does before its first write.
+// log costs no extra round trip; the write unit has bumped the version in this transaction
+// first, before any write.
 //
 // Compaction: the row of (project, type, id) is replaced by its record's latest change, so
 // the log holds one row per record plus the deletions kept for the retention time.
@@ -46,11 +46,8 @@ export async function recordChanges(trx: Kysely<Database>, projectId: string, en
   for (const { type, action, ids } of groups.values())
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK);
-      const source = isPostgres(trx)
-        ? sql`unnest(${chunk}::bigint[]) as ids(id)`
-        : sql`(select value as id from json_each(${JSON.stringify(chunk)}))`;
       await sql`insert into changes (project_id, type, id, seq, action, changed_at)
-        select ${text(projectId)}, ${text(type)}, id, ${seq}, ${text(action)}, ${int(now)} from ${source} where true
+        select ${text(projectId)}, ${text(type)}, id, ${seq}, ${text(action)}, ${int(now)} from ${idRows(trx, chunk)} where true
         ${UPSERT}`.execute(trx);
     }
 }

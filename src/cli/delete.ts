@@ -1,11 +1,9 @@
-import { purgeOldDeletions } from '../changes/retention.js';
-import { changesRetentionDays } from '../config.js';
-import { bumpDataVersion } from '../db/data-version.js';
 import { HANDLE } from '../http/params.js';
 import { deleteRecords } from '../resources/deletion.js';
+import type { ResourceDescriptor } from '../resources/descriptor.js';
 import { PROJECT_ID, findProject } from '../resources/projects/repository.js';
-import { type Kind, RESOURCES, resourceOfType } from '../resources/registry.js';
-import { enqueueBatchEvents } from '../webhooks/batch-events.js';
+import { RESOURCES, resourceOfType } from '../resources/registry.js';
+import { type WriteContext, writeProject } from '../writes/write-project.js';
 import { CliError, parse, withStorage } from './context.js';
 
 // `storefront delete <project_id> <type> <id|handle>…`: what deletions in an import do
@@ -31,57 +29,52 @@ export async function deleteCommand(args: string[]): Promise<void> {
         2,
       );
   }
-  const retentionDays = changesRetentionDays();
   const { deleted, missing } = await withStorage(values, async (storage) => {
     if (!(await findProject(storage.db, projectId)))
       throw new CliError(`storefront delete: project "${projectId}" not found`);
-    return storage.db.transaction().execute(async (trx) => {
-      await bumpDataVersion(trx, projectId);
-      await purgeOldDeletions(trx, projectId, retentionDays);
-      const missing: string[] = [];
-      if (handles.size > 0) {
-        const found = await trx
-          .selectFrom(resource.kind as 'products')
-          .select(['id', 'handle'])
-          .where('project_id', '=', projectId)
-          .where('handle', 'in', [...handles])
-          .execute();
-        const byHandle = new Map(found.map((r) => [r.handle, r.id]));
-        for (const h of handles) {
-          const id = byHandle.get(h);
-          if (id === undefined) missing.push(h);
-          else ids.add(id);
-        }
-      }
-      const existing = new Set(
-        (
-          await trx
-            .selectFrom(resource.kind)
-            .select('id')
-            .where('project_id', '=', projectId)
-            .where('id', 'in', [...ids, 0])
-            .execute()
-        ).map((r) => Number(r.id)),
-      );
-      for (const id of ids) if (!existing.has(id)) missing.push(String(id));
-      const done = await deleteRecords(trx, projectId, resource, [...existing]);
-      // Webhooks: a deletion sends import.completed and each changed record's event.
-      const { data_version } = await trx
-        .selectFrom('projects')
-        .select('data_version')
-        .where('id', '=', projectId)
-        .executeTakeFirstOrThrow();
-      const none = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
-      await enqueueBatchEvents(trx, projectId, {
-        counts: none,
-        deleted: { ...none, [resource.kind]: done.deleted },
-        versionBefore: data_version - 1,
-      });
-      return { deleted: done.deleted, missing };
+    const write = await writeProject(storage, projectId, (ctx) => deleteNamed(ctx, resource, ids, handles), {
+      kind: 'batch',
     });
+    return write.value;
   });
   const notFound = missing.length ? ` (not found, nothing to do: ${missing.join(', ')})` : '';
   process.stdout.write(
     `deleted ${deleted} ${deleted === 1 ? resource.type : resource.kind} from ${projectId}${notFound}\n`,
   );
+}
+
+/** Deletes the records named by id or handle; those that name nothing are returned as missing. */
+async function deleteNamed(
+  ctx: WriteContext,
+  resource: ResourceDescriptor,
+  ids: Set<number>,
+  handles: Set<string>,
+): Promise<{ deleted: number; missing: string[] }> {
+  const missing: string[] = [];
+  if (handles.size > 0) {
+    const found = await ctx.db
+      .selectFrom(resource.kind as 'products')
+      .select(['id', 'handle'])
+      .where('project_id', '=', ctx.projectId)
+      .where('handle', 'in', [...handles])
+      .execute();
+    const byHandle = new Map(found.map((r) => [r.handle, r.id]));
+    for (const h of handles) {
+      const id = byHandle.get(h);
+      if (id === undefined) missing.push(h);
+      else ids.add(id);
+    }
+  }
+  const existing = new Set(
+    (
+      await ctx.db
+        .selectFrom(resource.kind)
+        .select('id')
+        .where('project_id', '=', ctx.projectId)
+        .where('id', 'in', [...ids, 0])
+        .execute()
+    ).map((r) => Number(r.id)),
+  );
+  for (const id of ids) if (!existing.has(id)) missing.push(String(id));
+  return { deleted: await deleteRecords(ctx, resource, [...existing]), missing };
 }

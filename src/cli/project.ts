@@ -1,7 +1,8 @@
 import { type Kind, RESOURCES } from '../resources/registry.js';
 import { deleteProject, listProjectsWithCounts } from '../resources/projects/admin.js';
-import { CURRENCY, PROJECT_ID, findProject, upsertProject } from '../resources/projects/repository.js';
+import { CURRENCY, PROJECT_ID, findProject, saveProject } from '../resources/projects/repository.js';
 import { CliError, parse, withStorage } from './context.js';
+import { writeProject } from '../writes/write-project.js';
 
 const USAGE =
   'storefront project create <project_id> --name <text> --currency <ISO 4217> | project list | project delete <project_id> --yes';
@@ -38,7 +39,7 @@ async function create(rest: string[]): Promise<void> {
   await withStorage(values, async (storage) => {
     if (await findProject(storage.db, id))
       throw new CliError(`storefront project create: project "${id}" already exists`);
-    await upsertProject(storage.db, { id, name, currency });
+    await writeProject(storage, id, (ctx) => saveProject(ctx, { id, name, currency }));
   });
   process.stdout.write(`created project ${id}\n`);
 }

@@ -2,45 +2,50 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
 
 /**
- * The next `limit` rows of a project's table (keyed by project_id, id) in id order, those with an id above `after`:
- * how the export reads a table of any size in bounded memory, on the primary key.
+ * The ids of the next `limit` rows of a project's table (keyed by project_id, id), those above
+ * `after`, ascending: how the export walks a table of any size in bounded memory, on the
+ * primary key.
  */
-export async function pageById<T extends keyof Database>(
+export async function idsAfter(
   db: Kysely<Database>,
-  table: T,
+  table: 'categories' | 'products' | 'plans' | 'users' | 'orders',
   projectId: string,
   after: number,
   limit: number,
-): Promise<Selectable<Database[T]>[]> {
+): Promise<number[]> {
   const rows = await db
     .selectFrom(table as 'products')
-    .selectAll()
+    .select('id')
     .where('project_id', '=', projectId)
     .where('id', '>', after)
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows as unknown as Selectable<Database[T]>[];
+  return rows.map((r) => Number(r.id));
 }
 
 /**
- * A page of records with their parts: the rows by id, then the parts of all of them in one
- * query (`partsOf`, e.g. a repository's itemsOf), each record presented with its own.
+ * Records by id with their parts: the rows, then the parts of all of them in one query
+ * (`partsOf`, e.g. a repository's itemsOf), each record presented with its own.
  */
-export async function pageWithParts<T extends keyof Database, P, R>(
+export async function withParts<T extends 'users' | 'orders', P, R>(
   db: Kysely<Database>,
   table: T,
   projectId: string,
-  after: number,
-  limit: number,
+  ids: number[],
   partsOf: (db: Kysely<Database>, projectId: string, ids: number[]) => Promise<Map<number, P[]>>,
   present: (row: Selectable<Database[T]>, parts: P[]) => R,
-): Promise<R[]> {
-  const rows = await pageById(db, table, projectId, after, limit);
+): Promise<Map<number, R>> {
+  const rows = (await db
+    .selectFrom(table as 'orders')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .execute()) as unknown as (Selectable<Database[T]> & { id: number })[];
   const parts = await partsOf(
     db,
     projectId,
-    rows.map((r) => (r as { id: number }).id),
+    rows.map((r) => r.id),
   );
-  return rows.map((r) => present(r, parts.get((r as { id: number }).id) ?? []));
+  return new Map(rows.map((r) => [r.id, present(r, parts.get(r.id) ?? [])]));
 }

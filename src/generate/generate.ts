@@ -1,25 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
-import { recordChanges } from '../changes/record.js';
-import { bumpDataVersion } from '../db/data-version.js';
-import { refreshStatistics } from '../db/statistics.js';
-import { RESOURCE_TABLES } from '../resources/registry.js';
 import type { Database } from '../db/schema.js';
+import { writeProject } from '../writes/write-project.js';
 import { type Ids, type PricedPlan, categories, leaves, order, plans, product, user } from './catalog.js';
 import { categoriesDescriptor } from '../resources/categories/descriptor.js';
 import { ordersDescriptor } from '../resources/orders/descriptor.js';
 import { plansDescriptor } from '../resources/plans/descriptor.js';
 import { productsDescriptor } from '../resources/products/descriptor.js';
 import { usersDescriptor } from '../resources/users/descriptor.js';
-import { type RecordWriter, recordWriter, rowWriter } from './row-writer.js';
+import { bulkInserter } from '../db/bulk-insert.js';
+import { type RecordWriter, recordWriter } from './record-writer.js';
 
 // `storefront generate`: a realistic catalog written straight into the tables, in one
 // transaction and in large batches. The records (catalog.ts) become rows through each
 // resource's own mapping, as in an import; only the import's checks are skipped, which the
 // records pass by construction (test/generate imports an export of a generated project).
 // New records take ids after the project's highest ones, so generating into a project with
-// data adds to it; a project's own categories and plans are used instead of new ones. The
-// project's data_version is bumped in the same transaction, like every other write path.
+// data adds to it; a project's own categories and plans are used instead of new ones. It is
+// a batch write of the write unit (src/writes/), as an import is: the change feed gets every
+// record, and webhooks get `import.completed`.
 
 export interface GenerateOptions {
   products: number;
@@ -44,95 +43,94 @@ export async function generate(
   projectId: string,
   options: GenerateOptions,
 ): Promise<GenerateSummary> {
-  const db = storage.db;
-  const summary = await db.transaction().execute(async (trx) => {
-    const now = Math.floor(Date.now() / 1000);
-    // Created when missing; an existing project keeps its name and currency.
-    await trx
-      .insertInto('projects')
-      .values({ id: projectId, name: projectId, currency: 'USD', created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    await bumpDataVersion(trx, projectId);
-    const project = await trx
-      .selectFrom('projects')
-      .select('currency')
-      .where('id', '=', projectId)
-      .executeTakeFirstOrThrow();
-    const ids = await nextIds(trx, projectId);
-    const writer = recordWriter(rowWriter(storage, trx), { projectId, currency: project.currency, now }, trx);
-    // Every record written is a change of the feed (src/changes/record.ts), one statement a batch.
-    const write: RecordWriter['write'] = async (resource, records) => {
-      await writer.write(resource, records);
-      await recordChanges(
-        trx,
-        projectId,
-        records.map((r) => ({ type: resource.type, id: r.id, action: 'upsert' })),
+  const now = Math.floor(Date.now() / 1000);
+  const written = await writeProject(
+    storage,
+    projectId,
+    async (ctx) => {
+      const trx = ctx.db;
+      // Created when missing (at version 1, above the feed's "from the beginning", 0); an
+      // existing project keeps its name and currency.
+      await trx
+        .insertInto('projects')
+        .values({ id: projectId, name: projectId, currency: 'USD', created_at: now, updated_at: now, data_version: 1 })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+      const project = await trx
+        .selectFrom('projects')
+        .select('currency')
+        .where('id', '=', projectId)
+        .executeTakeFirstOrThrow();
+      const ids = await nextIds(trx, projectId);
+      const writer = recordWriter(bulkInserter(storage, trx), { projectId, currency: project.currency, now }, ctx);
+      const write: RecordWriter['write'] = async (resource, records) => {
+        await writer.write(resource, records);
+        ctx.count(resource.kind, 'counts', records.length);
+      };
+
+      // A project that has categories or plans keeps them and gets none of ours: a second run
+      // adds products, users and orders to the tree and the plans of the first.
+      const existing = await existingCatalog(trx, projectId);
+      const cats = existing.categories.length ? [] : categories(ids.category);
+      await write(categoriesDescriptor, cats);
+      const leafIds = leaves(cats.length ? cats : existing.categories);
+
+      const planRecords = existing.plans.length ? [] : plans(ids);
+      await write(plansDescriptor, planRecords);
+      const pricedPlans = (
+        planRecords.length
+          ? planRecords.map((p) => ({ id: p.id, prices: p.prices!.map((c) => c.id!) }))
+          : existing.plans
+      ).filter((p) => p.prices.length > 0);
+
+      await inBatches(
+        options.products,
+        options.onProgress && ((n) => options.onProgress!('products', n, options.products)),
+        async (from, to) => {
+          const made = [];
+          for (let i = from; i < to; i++) made.push(product(ids.product + i, i, options.products, leafIds));
+          await write(productsDescriptor, made);
+        },
       );
-    };
 
-    // A project that has categories or plans keeps them and gets none of ours: a second run
-    // adds products, users and orders to the tree and the plans of the first.
-    const existing = await existingCatalog(trx, projectId);
-    const cats = existing.categories.length ? [] : categories(ids.category);
-    await write(categoriesDescriptor, cats);
-    const leafIds = leaves(cats.length ? cats : existing.categories);
+      await inBatches(
+        options.users,
+        options.onProgress && ((n) => options.onProgress!('users', n, options.users)),
+        async (from, to) => {
+          const made = [];
+          for (let i = from; i < to; i++) made.push(user(ids.user + i, pricedPlans));
+          await write(usersDescriptor, made);
+        },
+      );
 
-    const planRecords = existing.plans.length ? [] : plans(ids);
-    await write(plansDescriptor, planRecords);
-    const pricedPlans = (
-      planRecords.length ? planRecords.map((p) => ({ id: p.id, prices: p.prices!.map((c) => c.id!) })) : existing.plans
-    ).filter((p) => p.prices.length > 0);
+      // Items refer to products of this project: the generated ones, else whatever it had.
+      const range: [number, number] =
+        options.products > 0 ? [ids.product, ids.product + options.products - 1] : [1, ids.product - 1];
+      await inBatches(
+        options.orders,
+        options.onProgress && ((n) => options.onProgress!('orders', n, options.orders)),
+        async (from, to) => {
+          const made = [];
+          for (let i = from; i < to; i++) made.push(order(ids.order + i, range));
+          await write(ordersDescriptor, made);
+        },
+      );
 
-    await inBatches(
-      options.products,
-      options.onProgress && ((n) => options.onProgress!('products', n, options.products)),
-      async (from, to) => {
-        const made = [];
-        for (let i = from; i < to; i++) made.push(product(ids.product + i, i, options.products, leafIds));
-        await write(productsDescriptor, made);
-      },
-    );
-
-    await inBatches(
-      options.users,
-      options.onProgress && ((n) => options.onProgress!('users', n, options.users)),
-      async (from, to) => {
-        const made = [];
-        for (let i = from; i < to; i++) made.push(user(ids.user + i, pricedPlans));
-        await write(usersDescriptor, made);
-      },
-    );
-
-    // Items refer to products of this project: the generated ones, else whatever it had.
-    const range: [number, number] =
-      options.products > 0 ? [ids.product, ids.product + options.products - 1] : [1, ids.product - 1];
-    await inBatches(
-      options.orders,
-      options.onProgress && ((n) => options.onProgress!('orders', n, options.orders)),
-      async (from, to) => {
-        const made = [];
-        for (let i = from; i < to; i++) made.push(order(ids.order + i, range));
-        await write(ordersDescriptor, made);
-      },
-    );
-
-    await writer.finish();
-    return {
-      projectId,
-      kept: { categories: existing.categories.length, plans: existing.plans.length },
-      counts: {
-        categories: cats.length,
-        products: options.products,
-        plans: planRecords.length,
-        users: options.users,
-        orders: options.orders,
-      },
-    };
-  });
-  // Fresh statistics, so that the planner knows the new sizes at once.
-  await refreshStatistics(db, RESOURCE_TABLES);
-  return summary;
+      return {
+        projectId,
+        kept: { categories: existing.categories.length, plans: existing.plans.length },
+        counts: {
+          categories: cats.length,
+          products: options.products,
+          plans: planRecords.length,
+          users: options.users,
+          orders: options.orders,
+        },
+      };
+    },
+    { kind: 'batch' },
+  );
+  return written.value;
 }
 
 /** The project's categories (id and parent, for the leaves) and plans with their prices' ids. */

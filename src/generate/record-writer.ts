@@ -1,31 +1,9 @@
-import type SQLite from 'better-sqlite3';
-import { CompiledQuery, type Kysely } from 'kysely';
-import type { Storage } from '../db/connect.js';
-import type { Database } from '../db/schema.js';
-import { unnestInsert } from '../db/unnest-insert.js';
-import type { DerivedTally, ResourceDescriptor, RowContext } from '../resources/descriptor.js';
-
-// Bulk inserts of plain rows. On SQLite prepared multi-row INSERTs, reused for every batch:
-// parsing a thousand-row VALUES statement again for every batch cost more than the inserts
-// themselves, and single-row statements are slow too, since FTS5 (search-index.ts) flushes
-// its pending entries at the end of every statement. On PostgreSQL unnest-insert.ts.
-// Either way the rows go through the caller's transaction: on SQLite the one connection
-// Kysely holds is the same handle, inside the BEGIN the transaction issued. A storage whose
-// queries run in worker threads (a server's, a test's) holds its transaction on the writer
-// thread, not on that handle: there the same statements go through the transaction.
-
-export type WriteRows = (table: keyof Database, rows: object[]) => Promise<void>;
-
-export function rowWriter(storage: Storage, trx: Kysely<Database>): WriteRows {
-  if (storage.sqlite && !storage.sqliteReaders) return sqliteWriter(storage.sqlite);
-  if (storage.sqlite) return sqliteWriter(trx);
-  return postgresWriter(trx);
-}
+import type { ResourceDescriptor, RowContext } from '../resources/descriptor.js';
+import type { WriteRows } from '../db/bulk-insert.js';
+import type { WriteContext } from '../writes/write-project.js';
 
 export interface RecordWriter {
   write(resource: ResourceDescriptor, records: { id: number }[]): Promise<void>;
-  /** writes the derived rows tallied over every write (before the transaction commits) */
-  finish(): Promise<void>;
 }
 
 /**
@@ -33,8 +11,7 @@ export interface RecordWriter {
  * the import uses): each record's row, then its parts, and tallies the rows derived from
  * them. Every record carries its id, and so does every part with ids of its own (plan prices).
  */
-export function recordWriter(insertAll: WriteRows, ctx: RowContext, trx: Kysely<Database>): RecordWriter {
-  const tallies = new Map<string, DerivedTally>();
+export function recordWriter(insertAll: WriteRows, ctx: RowContext, unit: WriteContext): RecordWriter {
   return {
     async write(resource, records) {
       const made = records.map((r) => resource.toRows(r as never, r.id, ctx));
@@ -47,47 +24,12 @@ export function recordWriter(insertAll: WriteRows, ctx: RowContext, trx: Kysely<
           child.table,
           made.flatMap((m) => m.children[child.table] ?? []),
         );
-      if (!resource.derived) return;
-      let tally = tallies.get(resource.kind);
-      if (!tally) tallies.set(resource.kind, (tally = resource.derived.begin(trx, ctx.projectId)));
-      // New ids only: nothing stored to take out first.
-      tally.add(made);
+      // New ids only: nothing stored to take out of the derived rows first.
+      unit.tally(resource)?.add(made);
+      await unit.changed(
+        resource.type,
+        records.map((r) => r.id),
+      );
     },
-    async finish() {
-      for (const tally of tallies.values()) await tally.finish();
-    },
-  };
-}
-
-function postgresWriter(trx: Kysely<Database>): WriteRows {
-  return (table, rows) => unnestInsert(trx, table, rows as Record<string, unknown>[]);
-}
-
-function sqliteWriter(target: SQLite.Database | Kysely<Database>): WriteRows {
-  const statements = new Map<string, { run(values: unknown[]): unknown }>();
-  const statement = (table: string, columns: string[], n: number) => {
-    const key = `${table}(${columns.join(',')})x${n}`;
-    let st = statements.get(key);
-    if (!st) {
-      const one = `(${columns.map(() => '?').join(', ')})`;
-      const text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(n).fill(one).join(', ')}`;
-      st =
-        'prepare' in target
-          ? target.prepare(text)
-          : { run: (values: unknown[]) => target.executeQuery(CompiledQuery.raw(text, values)) };
-      statements.set(key, st);
-    }
-    return st;
-  };
-  return async (table, rows) => {
-    if (rows.length === 0) return;
-    const columns = Object.keys(rows[0]);
-    const per = Math.min(500, Math.floor(30_000 / columns.length));
-    for (let i = 0; i < rows.length; i += per) {
-      const chunk = rows.slice(i, i + per) as Record<string, unknown>[];
-      const values: unknown[] = [];
-      for (const r of chunk) for (const c of columns) values.push(r[c]);
-      await statement(table, columns, chunk.length).run(values);
-    }
   };
 }

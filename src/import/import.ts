@@ -1,15 +1,15 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
-import { changesRetentionDays } from '../config.js';
 import type { Database } from '../db/schema.js';
-import { refreshStatistics } from '../db/statistics.js';
-import { type Kind, RESOURCES, RESOURCE_TABLES, resourceOfType } from '../resources/registry.js';
+import { ProjectRecord } from '../resources/projects/record.js';
+import { type Kind, RESOURCES } from '../resources/registry.js';
+import { writeProject } from '../writes/write-project.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
-import { ImportSession, type PlaceFormat } from './session.js';
-import { enqueueBatchEvents } from '../webhooks/batch-events.js';
-import { wakeDelivery } from '../webhooks/outbox.js';
+import { NdjsonReader, linePlace, linesOf, projectOfLine } from './ndjson.js';
+import type { PlaceFormat } from './problems.js';
+import { ImportSession } from './session.js';
+import { checkRecord } from './validate.js';
 
 // `storefront import <file>`: a JSON document or an NDJSON stream, all or nothing. The whole
 // import is one transaction; any invalid record rolls it back and every problem is listed
@@ -87,7 +87,7 @@ export async function importDocument(
   if (!('project' in sections)) problems.push('project: is required');
   if (problems.length) throw new ImportError(problems);
 
-  return inTransaction(db, jsonPlace, options, async (session) => {
+  return run(db, sections.project, jsonPlace, options, async (session) => {
     await session.setProject(sections.project, 0);
     let n = 0;
     for (const { kind } of RESOURCES) {
@@ -100,9 +100,7 @@ export async function importDocument(
   });
 }
 
-const linePlace: PlaceFormat = (_kind, line) => `line ${line}`;
-
-/** Streams an NDJSON file: one `{ "type": …, …fields }` object a line, the project first. */
+/** Streams an NDJSON file; its first line names the project written. */
 async function importNdjson(db: Kysely<Database>, path: string, options: ImportOptions): Promise<ImportSummary> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
@@ -114,73 +112,46 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
   } catch (e) {
     throw new ImportError([`${path}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
   }
-  return inTransaction(db, linePlace, options, async (session) => {
-    let line = 0;
-    let records = 0;
-    let projectSeen = false;
-    let saidNoProject = false;
-    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-      line++;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (e) {
-        const { column, reason } = jsonSyntaxError(text, e as Error);
-        session.problem('project', line, '', `is not valid JSON at column ${column}: ${reason}`);
-        continue;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        session.problem('project', line, '', 'must be a JSON object with a "type"');
-        continue;
-      }
-      const { type, ...record } = value as Record<string, unknown>;
-      if (type === 'project') {
-        if (projectSeen) session.problem('project', line, '', 'only one project line is allowed');
-        else if (records > 0) session.problem('project', line, '', 'the project line must come first');
-        else await session.setProject(record, line);
-        projectSeen = true;
-      } else if (typeof type === 'string' && resourceOfType(type)) {
-        if (!projectSeen && !saidNoProject) {
-          session.problem('project', line, '', 'the first record must be the project ({"type":"project",…})');
-          saidNoProject = true;
-        }
-        await session.add(resourceOfType(type)!.kind, record, line);
-      } else {
-        session.problem('project', line, 'type', `must be one of project, ${RESOURCES.map((r) => r.type).join(', ')}`);
-      }
-      if (++records % PROGRESS_EVERY === 0) options.onProgress?.(records);
+  const lines = linesOf(stream);
+  const first = await lines.next();
+  const firstLine = first.done ? undefined : first.value;
+  return run(db, projectOfLine(firstLine), linePlace, options, async (session) => {
+    const reader = new NdjsonReader(session);
+    if (firstLine) await reader.read(firstLine);
+    for await (const line of lines) {
+      await reader.read(line);
+      if (reader.records % PROGRESS_EVERY === 0) options.onProgress?.(reader.records);
     }
-    if (records === 0) session.problem('project', `${path}`, '', 'is empty: the first line must be the project');
+    if (reader.records === 0) session.problems.add('project', path, '', 'is empty: the first line must be the project');
   });
 }
 
-async function inTransaction(
+/**
+ * Reads the file into a session, all or nothing: a batch write of the project (src/writes/)
+ * when the file names a valid one, else a session that only checks, so that every problem
+ * is still reported.
+ */
+async function run(
   db: Kysely<Database>,
+  project: unknown,
   format: PlaceFormat,
   options: ImportOptions,
   read: (session: ImportSession) => Promise<void>,
 ): Promise<ImportSummary> {
-  const retentionDays = options.retentionDays ?? changesRetentionDays();
-  const summary = await db.transaction().execute(async (trx) => {
-    const session = new ImportSession(trx, format, retentionDays);
+  const readAll = async (session: ImportSession) => {
     await read(session);
     await session.finish();
     if (!session.ok || !session.projectId) {
-      throw new ImportError(
-        session.problems.length ? session.problems : ['the file names no project'],
-        session.problemCount,
-      );
+      const { listed, count } = session.problems;
+      throw new ImportError(listed.length ? listed : ['the file names no project'], count);
     }
-    await enqueueBatchEvents(trx, session.projectId, {
-      counts: session.counts,
-      deleted: session.deleted,
-      versionBefore: session.versionBefore,
-    });
     return { projectId: session.projectId, counts: session.counts, deleted: session.deleted };
+  };
+  const projectId = checkRecord(ProjectRecord, project).length === 0 ? (project as ProjectRecord).id : undefined;
+  if (projectId === undefined) return readAll(new ImportSession(format));
+  const write = await writeProject({ db }, projectId, (ctx) => readAll(new ImportSession(format, ctx)), {
+    kind: 'batch',
+    retentionDays: options.retentionDays,
   });
-  // Once committed: the planner knows the new sizes before the first request after it.
-  await refreshStatistics(db, RESOURCE_TABLES);
-  wakeDelivery();
-  return summary;
+  return write.value;
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { unnestInsert } from '../db/unnest-insert.js';
@@ -9,7 +9,7 @@ import { unnestInsert } from '../db/unnest-insert.js';
 type Row = Record<string, unknown>;
 
 /** Plain rows of a record's parts (links, items, subscriptions). */
-export async function insert(trx: Transaction<Database>, table: keyof Database, rows: Row[]): Promise<void> {
+export async function insert(trx: Kysely<Database>, table: keyof Database, rows: Row[]): Promise<void> {
   if (isPostgres(trx)) return unnestInsert(trx, table, rows);
   // SQLite: within its 32,766 parameters (7 columns at most).
   for (let i = 0; i < rows.length; i += 4000)
@@ -21,7 +21,7 @@ export async function insert(trx: Transaction<Database>, table: keyof Database, 
 }
 
 /** INSERT … ON CONFLICT (project_id, id) DO UPDATE: a record whose id exists replaces it whole. */
-export async function upsert(trx: Transaction<Database>, table: keyof Database, rows: Row[]): Promise<void> {
+export async function upsert(trx: Kysely<Database>, table: keyof Database, rows: Row[]): Promise<void> {
   if (isPostgres(trx)) return unnestInsert(trx, table, rows, ['project_id', 'id']);
   const columns = Object.keys(rows[0]).filter((c) => c !== 'project_id' && c !== 'id');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of any record table
@@ -38,7 +38,7 @@ export async function upsert(trx: Transaction<Database>, table: keyof Database, 
 
 /** Deletes the parts of the records `ids` (rows whose `parent` column names one of them). */
 export async function deleteParts(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   table: keyof Database,
   parent: string,
   projectId: string,

@@ -4,6 +4,7 @@ import type { ChangeEntry, ChangeType } from '../changes/entry.js';
 import type { Database } from '../db/schema.js';
 import type { ErrorDetail } from '../errors.js';
 import type { Scope } from '../keys/scopes.js';
+import type { EventType } from '../webhooks/events.js';
 
 // A resource as the import, the export and `storefront generate` see it: one descriptor per
 // resource folder, gathered in registry.ts. The machinery (src/import/, src/export/,
@@ -86,13 +87,17 @@ export interface DerivedTally {
   finish(): Promise<void>;
 }
 
-/** Who reads the change feed: what its records are presented with, and what it may see. */
-export interface FeedReader {
+/** Who is shown records by id (presentByIds): what they are presented with, and what it may see. */
+export interface Viewer {
   projectId: string;
   /** the project's currency (products show it) */
   currency: string;
-  /** fetch_hidden=true with a key of products:read_hidden */
+  /** hidden products too: fetch_hidden=true with a key of products:read_hidden, webhooks, the export */
   includeHidden: boolean;
+  /** plans of every status, not only the active ones the plans list holds: webhooks, the export */
+  everyStatus: boolean;
+  /** `record`: the import format (the export), where a resource's differs from the API's */
+  form?: 'api' | 'record';
 }
 
 /** What deleting records did (docs/API.md, "Deleting records"). */
@@ -124,16 +129,17 @@ export interface ResourceDescriptor<R = never> {
   /** checks the references of every record of the file (run after all are written) */
   checkReferences?(check: ReferenceCheck): Promise<void>;
   /**
-   * The change feed: the records `ids` (one page's, at most 1,000) as the lists show them to
-   * this reader, fetched by primary key. An id left out is gone for the reader: deleted,
-   * hidden, or (a plan) no longer active, and the feed shows it as a `delete`.
+   * The records `ids` (at most a few thousand) as this viewer sees them, fetched by primary
+   * key: the change feed's page, the webhook events' bodies, the export's page. An id left
+   * out is gone for the viewer: deleted, hidden, or (a plan) not active, and the feed shows
+   * it as a `delete`.
    */
-  presentForFeed(db: Kysely<Database>, reader: FeedReader, ids: number[]): Promise<Map<number, unknown>>;
+  presentByIds(db: Kysely<Database>, viewer: Viewer, ids: number[]): Promise<Map<number, unknown>>;
+  /** the webhook event of a changed record (its body: presentByIds) and of a deleted one */
+  events: { upsert: EventType; delete: EventType };
   /**
    * Deletes the records `ids` of the project with what the contract cascades (a deletion in
    * an import, `storefront delete`), inside the caller's transaction; unknown ids are no-ops.
    */
   deleteRecords(trx: Kysely<Database>, projectId: string, ids: number[]): Promise<Deletion>;
-  /** the export: up to `limit` records in the import format, in id order, ids above `after` */
-  exportPage(db: Kysely<Database>, projectId: string, after: number, limit: number): Promise<{ id: number }[]>;
 }

@@ -9,7 +9,8 @@ import type {
 } from 'kysely';
 import { bumpDataVersion } from '../../src/db/data-version.js';
 import { ProjectReader } from '../../src/resources/projects/reader.js';
-import { upsertProject } from '../../src/resources/projects/repository.js';
+import { saveProject } from '../../src/resources/projects/repository.js';
+import { writeProject } from '../../src/writes/write-project.js';
 import { eachBackend } from '../support/each-backend.js';
 import { twoStorages } from '../support/shared-storage.js';
 
@@ -37,8 +38,11 @@ eachBackend('project rows are read once per turn, never staler than the request'
   let storages: Awaited<ReturnType<typeof twoStorages>>;
   before(async () => {
     storages = await twoStorages(backend);
-    await upsertProject(storages.a.db, { id: 'shop', name: 'Shop', currency: 'EUR' });
-    await upsertProject(storages.a.db, { id: 'other', name: 'Other', currency: 'USD' });
+    for (const project of [
+      { id: 'shop', name: 'Shop', currency: 'EUR' },
+      { id: 'other', name: 'Other', currency: 'USD' },
+    ])
+      await writeProject(storages.a, project.id, (ctx) => saveProject(ctx, project));
   });
   after(() => storages.close());
 

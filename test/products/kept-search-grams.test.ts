@@ -4,6 +4,7 @@ import type { Storage } from '../../src/db/connect.js';
 import { migrateToLatest, migrator } from '../../src/db/migrate.js';
 import { generate } from '../../src/generate/generate.js';
 import { ImportError, importDocument } from '../../src/import/import.js';
+import { writeProject } from '../../src/writes/write-project.js';
 import { deleteRecords } from '../../src/resources/deletion.js';
 import { foldCase } from '../../src/resources/products/present.js';
 import { productsDescriptor } from '../../src/resources/products/descriptor.js';
@@ -110,7 +111,9 @@ eachBackend('kept search-gram counts', (backend) => {
         { id: 650, deleted: true },
       ],
     });
-    await storage.db.transaction().execute((trx) => deleteRecords(trx, 'shop', productsDescriptor, [8, 9, 999_999]));
+    await writeProject(storage, 'shop', (ctx) => deleteRecords(ctx, productsDescriptor, [8, 9, 999_999]), {
+      kind: 'batch',
+    });
     await check(storage, 'after deletions');
 
     const before = await storage.db

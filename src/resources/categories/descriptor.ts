@@ -1,8 +1,6 @@
-import { pageById } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
 import { deleteCategories } from './delete.js';
-import { categoriesForFeed } from './feed.js';
-import { categoryRecord } from './present.js';
+import { categoriesByIds } from './by-ids.js';
 import { CategoryRecord } from './record.js';
 import { checkCategoryReferences } from './references.js';
 import { categoryRows } from './rows.js';
@@ -13,10 +11,9 @@ export const categoriesDescriptor: ResourceDescriptor<CategoryRecord> = {
   record: CategoryRecord,
   handles: true,
   children: [],
-  presentForFeed: categoriesForFeed,
+  presentByIds: categoriesByIds,
+  events: { upsert: 'category.changed', delete: 'category.changed' },
   deleteRecords: deleteCategories,
   toRows: categoryRows,
   checkReferences: checkCategoryReferences,
-  exportPage: async (db, projectId, after, limit) =>
-    (await pageById(db, 'categories', projectId, after, limit)).map(categoryRecord),
 };

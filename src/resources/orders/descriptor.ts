@@ -1,11 +1,8 @@
-import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
 import { deleteOrders } from './delete.js';
-import { ordersForFeed } from './feed.js';
-import { presentOrder } from './present.js';
+import { ordersByIds } from './by-ids.js';
 import { OrderRecord } from './record.js';
 import { checkOrderReferences } from './references.js';
-import { itemsOf } from './repository.js';
 import { orderRows } from './rows.js';
 
 export const ordersDescriptor: ResourceDescriptor<OrderRecord> = {
@@ -14,10 +11,9 @@ export const ordersDescriptor: ResourceDescriptor<OrderRecord> = {
   record: OrderRecord,
   readScope: 'orders:read',
   children: [{ table: 'order_items', parent: 'order_id' }],
-  presentForFeed: ordersForFeed,
+  presentByIds: ordersByIds,
+  events: { upsert: 'order.updated', delete: 'order.deleted' },
   deleteRecords: deleteOrders,
   toRows: orderRows,
   checkReferences: checkOrderReferences,
-  exportPage: (db, projectId, after, limit) =>
-    pageWithParts(db, 'orders', projectId, after, limit, itemsOf, presentOrder),
 };

@@ -1,12 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { CountScope } from '../../cache/count-cache.js';
-import { recordChanges } from '../../changes/record.js';
-import { bumpDataVersion } from '../../db/data-version.js';
 import type { Database } from '../../db/schema.js';
-import { forUpdate } from '../../db/dialect.js';
-import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
-import { type OrderItemRow, type OrderRow, emailKey, presentOrder } from './present.js';
-import type { OrderUpdate } from './schemas.js';
+import { type OrderItemRow, type OrderRow, emailKey } from './present.js';
 
 export interface OrderFilter {
   projectId: string;
@@ -96,51 +91,4 @@ export async function itemsOf(
     .execute();
   for (const r of rows) out.get(r.order_id)?.push(r);
   return out;
-}
-
-/**
- * Applies a partial update in one transaction and returns the order as it now stands, with
- * its items. Only the columns sent are written, and the row is locked while it is read, so
- * two concurrent updates of different fields both survive and each answer shows a state that
- * really existed. Undefined when there is no such order. `check` runs on the locked current
- * order before anything is written (If-Match): it throws to refuse the update.
- */
-export async function updateOrder(
-  db: Kysely<Database>,
-  projectId: string,
-  id: number,
-  changes: OrderUpdate,
-  check?: (trx: Kysely<Database>, current: OrderRow) => Promise<void>,
-): Promise<{ row: OrderRow; items: OrderItemRow[] } | undefined> {
-  const updated = await db.transaction().execute(async (trx) => {
-    // First, so that the project row is locked before the order row, as every writer does;
-    // cached order totals (src/cache/count-cache.ts) are keyed by this version.
-    await bumpDataVersion(trx, projectId);
-    const select = trx.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('id', '=', id);
-    const current = await forUpdate(trx, select).executeTakeFirst();
-    if (!current) return undefined;
-    if (check) await check(trx, current);
-
-    const set: Partial<OrderRow> = { updated_at: Math.floor(Date.now() / 1000) };
-    if (changes.payment_status !== undefined) set.payment_status = changes.payment_status;
-    if (changes.fulfillment_status !== undefined) set.fulfillment_status = changes.fulfillment_status;
-    if (changes.is_canceled !== undefined) set.is_canceled = flag(changes.is_canceled);
-    if (changes.is_archived !== undefined) set.is_archived = flag(changes.is_archived);
-    if (changes.delivery_information !== undefined) set.delivery_information = changes.delivery_information;
-
-    await trx.updateTable('orders').set(set).where('project_id', '=', projectId).where('id', '=', id).execute();
-    await recordChanges(trx, projectId, [{ type: 'order', id, action: 'upsert' }]);
-    const items = (await itemsOf(trx, projectId, [id])).get(id) ?? [];
-    const row = { ...current, ...set };
-    // In this transaction: the event commits with the change (src/webhooks/outbox.ts).
-    await enqueueEvents(trx, projectId, [{ type: 'order.updated', data: presentOrder(row, items) }]);
-    return { row, items };
-  });
-  wakeDelivery();
-  return updated;
-}
-
-/** `true`, `"true"` → 1; `false`, `"false"` → 0 (the schema lets nothing else through). */
-function flag(value: boolean | 'true' | 'false'): number {
-  return value === true || value === 'true' ? 1 : 0;
 }

@@ -7,7 +7,8 @@ import { ifMatch } from '../../http/if-match.js';
 import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
-import { findOrder, itemsOf, listOrders, updateOrder } from './repository.js';
+import { findOrder, itemsOf, listOrders } from './repository.js';
+import { updateOrder } from './update.js';
 import { OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
 
 const OrderRef = Type.Ref('Order');
@@ -93,7 +94,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       const id = parseId(request.params.order_id, 'order');
       const precondition = ifMatch(request, reply);
       const updated = await updateOrder(
-        app.storage.db,
+        app.storage,
         request.project.id,
         id,
         request.body,

@@ -1,8 +1,7 @@
 import type { ResourceDescriptor } from '../descriptor.js';
 import { deletePlans } from './delete.js';
-import { plansForFeed } from './feed.js';
+import { plansByIds } from './by-ids.js';
 import { PlanRecord } from './record.js';
-import { findPlans } from './repository.js';
 import { planRows } from './rows.js';
 
 export const plansDescriptor: ResourceDescriptor<PlanRecord> = {
@@ -10,9 +9,8 @@ export const plansDescriptor: ResourceDescriptor<PlanRecord> = {
   type: 'plan',
   record: PlanRecord,
   children: [{ table: 'plan_prices', parent: 'plan_id', ownIds: true }],
-  presentForFeed: plansForFeed,
+  presentByIds: plansByIds,
+  events: { upsert: 'plan.changed', delete: 'plan.changed' },
   deleteRecords: deletePlans,
   toRows: planRows,
-  // A project has a handful of plans: the export reads them in one go.
-  exportPage: async (db, projectId, after) => (after === 0 ? findPlans(db, projectId, {}) : []),
 };

@@ -1,11 +1,8 @@
-import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
 import { deleteProducts } from './delete.js';
-import { productsForFeed } from './feed.js';
-import { productRecord } from './present.js';
+import { productsByIds } from './by-ids.js';
 import { ProductRecord } from './record.js';
 import { checkProductReferences } from './references.js';
-import { categoryIdsOf } from './repository.js';
 import { productRows } from './rows.js';
 import { ProductTally } from './tally.js';
 
@@ -17,10 +14,9 @@ export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   children: [{ table: 'product_categories', parent: 'product_id' }],
   derived: { begin: (trx, projectId) => new ProductTally(trx, projectId) },
   check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
-  presentForFeed: productsForFeed,
+  presentByIds: productsByIds,
+  events: { upsert: 'product.updated', delete: 'product.deleted' },
   deleteRecords: deleteProducts,
   toRows: productRows,
   checkReferences: checkProductReferences,
-  exportPage: (db, projectId, after, limit) =>
-    pageWithParts(db, 'products', projectId, after, limit, categoryIdsOf, productRecord),
 };

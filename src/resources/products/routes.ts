@@ -7,7 +7,8 @@ import { parseIdList, parseRef } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentProduct } from './present.js';
 import { listProducts } from './list.js';
-import { categoryIdsOf, findProduct, updateProduct } from './repository.js';
+import { categoryIdsOf, findProduct } from './repository.js';
+import { updateProduct } from './update.js';
 import {
   ORDER_CLAUSES,
   type OrderClause,
@@ -104,7 +105,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const { currency } = request.project;
       const precondition = ifMatch(request, reply);
       const row = await updateProduct(
-        app.storage.db,
+        app.storage,
         request.project.id,
         ref,
         request.body,

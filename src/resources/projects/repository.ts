@@ -1,5 +1,6 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, ProjectTable } from '../../db/schema.js';
+import type { WriteContext } from '../../writes/write-project.js';
 
 export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const CURRENCY = /^[A-Z]{3}$/;
@@ -17,28 +18,23 @@ export async function findProjects(db: Kysely<Database>, ids: string[]): Promise
 }
 
 /**
- * Creates the project, or gives an existing one the new name and currency. An existing
- * project's data_version is bumped: its currency shows in answers, and an import (which
- * starts here) is about to change its data in the same transaction. A new one starts at
- * version 1, so that the change log's seq (its data_version) of its first write is above
- * the feed's "from the beginning", 0.
+ * Creates the project, or gives an existing one the new name and currency, in a write of the
+ * project (src/writes/), which has bumped an existing project's data_version. A new one starts
+ * at version 1, so that the change log's seq (its data_version) of its first write is above
+ * the feed's "from the beginning", 0. Every product shows the currency: a new one changes them
+ * all.
  */
-
-export async function upsertProject(
-  db: Kysely<Database>,
+export async function saveProject(
+  ctx: WriteContext,
   p: { id: string; name: string; currency: string },
-): Promise<void> {
+): Promise<{ created: boolean }> {
+  const stored = await ctx.db.selectFrom('projects').select('currency').where('id', '=', p.id).executeTakeFirst();
   const t = Math.floor(Date.now() / 1000);
-  await db
+  await ctx.db
     .insertInto('projects')
     .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({
-        name: p.name,
-        currency: p.currency,
-        updated_at: t,
-        data_version: sql`projects.data_version + 1`,
-      }),
-    )
+    .onConflict((oc) => oc.column('id').doUpdateSet({ name: p.name, currency: p.currency, updated_at: t }))
     .execute();
+  if (stored && stored.currency !== p.currency) await ctx.changedAllProducts();
+  return { created: stored === undefined };
 }

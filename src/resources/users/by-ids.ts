@@ -1,24 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { FeedReader } from '../descriptor.js';
+import { withParts } from '../../db/by-id.js';
+import type { Viewer } from '../descriptor.js';
 import { presentUser } from './present.js';
 import { subscriptionsOf } from './repository.js';
 
-export async function usersForFeed(
-  db: Kysely<Database>,
-  reader: FeedReader,
-  ids: number[],
-): Promise<Map<number, unknown>> {
-  const rows = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('project_id', '=', reader.projectId)
-    .where('id', 'in', ids)
-    .execute();
-  const subscriptions = await subscriptionsOf(
-    db,
-    reader.projectId,
-    rows.map((r) => r.id),
-  );
-  return new Map(rows.map((r) => [r.id, presentUser(r, subscriptions.get(r.id) ?? [])]));
+/** Users by id, with their subscriptions, as GET …/users/<id> answers them. */
+export function usersByIds(db: Kysely<Database>, viewer: Viewer, ids: number[]): Promise<Map<number, unknown>> {
+  return withParts(db, 'users', viewer.projectId, ids, subscriptionsOf, presentUser);
 }

@@ -1,11 +1,8 @@
-import { pageWithParts } from '../../db/page-by-id.js';
 import type { ResourceDescriptor } from '../descriptor.js';
 import { deleteUsers } from './delete.js';
-import { usersForFeed } from './feed.js';
-import { presentUser } from './present.js';
+import { usersByIds } from './by-ids.js';
 import { UserRecord } from './record.js';
 import { checkUserReferences } from './references.js';
-import { subscriptionsOf } from './repository.js';
 import { userRows } from './rows.js';
 
 export const usersDescriptor: ResourceDescriptor<UserRecord> = {
@@ -14,10 +11,9 @@ export const usersDescriptor: ResourceDescriptor<UserRecord> = {
   record: UserRecord,
   readScope: 'users:read',
   children: [{ table: 'subscriptions', parent: 'user_id' }],
-  presentForFeed: usersForFeed,
+  presentByIds: usersByIds,
+  events: { upsert: 'user.changed', delete: 'user.changed' },
   deleteRecords: deleteUsers,
   toRows: userRows,
   checkReferences: checkUserReferences,
-  exportPage: (db, projectId, after, limit) =>
-    pageWithParts(db, 'users', projectId, after, limit, subscriptionsOf, presentUser),
 };

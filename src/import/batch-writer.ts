@@ -1,0 +1,120 @@
+import { StatisticsAsTablesGrow } from '../db/statistics.js';
+import { deleteRecords } from '../resources/deletion.js';
+import type { ChildSpec, RecordRows, ResourceDescriptor } from '../resources/descriptor.js';
+import { type Kind, RESOURCES, resourceOf } from '../resources/registry.js';
+import type { WriteContext } from '../writes/write-project.js';
+import type { Problems } from './problems.js';
+import type { Staging } from './staging.js';
+import { deleteParts, insert, upsert } from './writes.js';
+
+// Writes an import's batches through the write unit: a batch of one kind is upserted on
+// (project_id, id), its records' parts replaced, its derived rows tallied and its records
+// declared changed. Deletions are written with their cascades (src/resources/deletion.ts).
+
+export class BatchWriter {
+  /** the project did not exist before this import: a record is stored only if this import wrote it */
+  private readonly projectIsNew: boolean;
+  /** by kind, while the project is new: the highest id written so far */
+  private readonly highestWritten = new Map<Kind, number>();
+  private readonly statistics: StatisticsAsTablesGrow;
+  /** records deleted, by kind (a category's subtree included; plans: marked deleted) */
+  readonly deleted = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
+
+  constructor(
+    private readonly ctx: WriteContext,
+    private readonly staging: Staging,
+    private readonly problems: Problems,
+  ) {
+    this.projectIsNew = ctx.versionBefore === undefined;
+    this.statistics = new StatisticsAsTablesGrow(ctx.db);
+  }
+
+  async write(kind: Kind, batch: RecordRows[]): Promise<void> {
+    const resource = resourceOf(kind);
+    const staged = resource.handles ? await this.withFreeHandles(resource, batch) : batch;
+    if (staged.length === 0) return;
+    const ids = staged.map((s) => s.row.id);
+    const stored = this.maybeStored(kind, ids);
+    const tally = this.ctx.tally(resource);
+    await tally?.remove(stored);
+    await upsert(
+      this.ctx.db,
+      kind,
+      staged.map((s) => s.row),
+    );
+    for (const child of resource.children) await this.writeParts(child, staged, stored);
+    tally?.add(staged);
+    await this.ctx.changed(resource.type, ids);
+    if (this.projectIsNew) this.highestWritten.set(kind, Math.max(this.highestWritten.get(kind) ?? 0, ...ids));
+    await this.statistics.wrote([kind, ...resource.children.map((c) => c.table)], staged.length);
+  }
+
+  async delete(kind: Kind, ids: number[]): Promise<void> {
+    this.deleted[kind] += await deleteRecords(this.ctx, resourceOf(kind), ids);
+  }
+
+  /**
+   * The ids of a batch that may name a stored record. In a project this import created,
+   * only records it wrote are stored: with ids ascending through the file (an export, a
+   * generated file), none of a new batch is, and the batch needs no read.
+   */
+  private maybeStored(kind: Kind, ids: number[]): number[] {
+    if (!this.projectIsNew) return ids;
+    const highest = this.highestWritten.get(kind) ?? 0;
+    return ids.filter((id) => id <= highest);
+  }
+
+  /** Replaces the stored parts of the batch's records with the parts the file gives. */
+  private async writeParts(child: ChildSpec, staged: RecordRows[], stored: number[]): Promise<void> {
+    const { db, projectId } = this.ctx;
+    if (stored.length) await deleteParts(db, child.table, child.parent, projectId, stored);
+    const rows = staged.flatMap((s) => s.children[child.table] ?? []);
+    if (!child.ownIds) return insert(db, child.table, rows);
+    for (const row of rows) row.id = await this.staging.idFor(db, projectId, child.table, row.id as number | undefined);
+    // An id given twice: the later row wins, as for records.
+    const unique = [...new Map(rows.map((r) => [r.id, r])).values()];
+    if (unique.length) await upsert(db, child.table, unique);
+  }
+
+  /**
+   * The batch without the records whose handle a stored record of another id holds, each
+   * refused: a record stored before the import, or one of an earlier batch of this file.
+   * (Moving a handle from one stored record to another takes two imports: first rename the
+   * holder.)
+   */
+  private async withFreeHandles(resource: ResourceDescriptor, staged: RecordRows[]): Promise<RecordRows[]> {
+    const held = await this.ctx.db
+      .selectFrom(resource.kind as 'products')
+      .select(['id', 'handle'])
+      .where('project_id', '=', this.ctx.projectId)
+      .where(
+        'handle',
+        'in',
+        staged.map((s) => s.row.handle!),
+      ) // one record a handle: Staging.claimHandle
+      .execute();
+    const holders = new Map(held.map((h) => [h.handle, h.id]));
+    const taken = new Set<string>();
+    const places = this.staging.places(resource.kind);
+    for (const s of staged) {
+      const handle = s.row.handle!;
+      const holder = holders.get(handle);
+      if (holder === undefined || holder === s.row.id) continue;
+      taken.add(handle);
+      const place = places.get(s.row.id)!;
+      this.staging.refuse(resource.kind, s.row.id, place);
+      if (this.problems.full)
+        this.problems.count++; // not listed: spare the look-ups
+      else {
+        const where = places.get(holder) === undefined ? '' : ' in this file';
+        this.problems.add(
+          resource.kind,
+          place,
+          'handle',
+          `"${handle}" is already used by ${resource.type} ${holder}${where}`,
+        );
+      }
+    }
+    return taken.size === 0 ? staged : staged.filter((s) => !taken.has(s.row.handle!));
+  }
+}
