@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
+import { ensureProject } from '../resources/projects/repository.js';
 import { writeProject } from '../writes/write-project.js';
 import { type Ids, type PricedPlan, categories, leaves, order, plans, product, user } from './catalog.js';
 import { categoriesDescriptor } from '../resources/categories/descriptor.js';
@@ -49,13 +50,8 @@ export async function generate(
     projectId,
     async (ctx) => {
       const trx = ctx.db;
-      // Created when missing (at version 1, above the feed's "from the beginning", 0); an
-      // existing project keeps its name and currency.
-      await trx
-        .insertInto('projects')
-        .values({ id: projectId, name: projectId, currency: 'USD', created_at: now, updated_at: now, data_version: 1 })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+      // Created when missing; an existing project keeps its name and currency.
+      await ensureProject(ctx, { id: projectId, name: projectId, currency: 'USD' });
       const project = await trx
         .selectFrom('projects')
         .select('currency')

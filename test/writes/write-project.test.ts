@@ -154,4 +154,29 @@ eachBackend('the write unit', (backend) => {
     assert.equal(data.per_record_events, true);
     assert.equal((await logAt(await version())).length, 6);
   });
+
+  test('two imports creating one project at once take two versions, so no reader misses either', async () => {
+    const project = { id: 'fresh', name: 'Fresh', currency: 'EUR' };
+    const product = (id: number) => ({ id, handle: `p-${id}`, name: `P ${id}`, price: 100 });
+    await Promise.all([
+      importDocument(storage.db, { project, products: [product(1), product(2)] }),
+      importDocument(storage.db, { project, products: [product(3)] }),
+    ]);
+    const { data_version } = await storage.db
+      .selectFrom('projects')
+      .select('data_version')
+      .where('id', '=', 'fresh')
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(data_version), 2);
+    const seqs = await storage.db
+      .selectFrom('changes')
+      .select(['id', 'seq'])
+      .where('project_id', '=', 'fresh')
+      .orderBy('id')
+      .execute();
+    const seqOf = new Map(seqs.map((r) => [Number(r.id), Number(r.seq)]));
+    assert.equal(seqOf.get(1), seqOf.get(2));
+    assert.notEqual(seqOf.get(1), seqOf.get(3));
+    assert.deepEqual(new Set(seqOf.values()), new Set([1, 2]));
+  });
 });

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Database, ProjectTable } from '../../db/schema.js';
 import type { WriteContext } from '../../writes/write-project.js';
 
@@ -24,17 +24,43 @@ export async function findProjects(db: Kysely<Database>, ids: string[]): Promise
  * the feed's "from the beginning", 0. Every product shows the currency: a new one changes them
  * all.
  */
-export async function saveProject(
-  ctx: WriteContext,
-  p: { id: string; name: string; currency: string },
-): Promise<{ created: boolean }> {
+export async function saveProject(ctx: WriteContext, p: { id: string; name: string; currency: string }): Promise<void> {
   const stored = await ctx.db.selectFrom('projects').select('currency').where('id', '=', p.id).executeTakeFirst();
   const t = Math.floor(Date.now() / 1000);
   await ctx.db
     .insertInto('projects')
     .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ name: p.name, currency: p.currency, updated_at: t }))
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet({ name: p.name, currency: p.currency, updated_at: t, ...bumpIfCreatedMeanwhile(ctx) }),
+    )
     .execute();
   if (stored && stored.currency !== p.currency) await ctx.changedAllProducts();
-  return { created: stored === undefined };
+}
+
+/**
+ * Creates the project with these values when it is missing (`storefront generate`); an
+ * existing one keeps its own.
+ */
+export async function ensureProject(
+  ctx: WriteContext,
+  p: { id: string; name: string; currency: string },
+): Promise<void> {
+  const t = Math.floor(Date.now() / 1000);
+  const bump = bumpIfCreatedMeanwhile(ctx);
+  await ctx.db
+    .insertInto('projects')
+    .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
+    .onConflict((oc) => (bump.data_version ? oc.column('id').doUpdateSet(bump) : oc.column('id').doNothing()))
+    .execute();
+}
+
+/**
+ * A write that found no project bumped nothing. If another write created it meanwhile (its
+ * insert waited for that one's commit), this write must still take the next version, or its
+ * changes would share the other's seq and a reader past it would miss them.
+ */
+function bumpIfCreatedMeanwhile(ctx: WriteContext): { data_version?: RawBuilder<number> } {
+  return ctx.versionBefore === undefined ? { data_version: sql<number>`projects.data_version + 1` } : {};
 }
