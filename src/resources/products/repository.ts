@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
 import { recordChanges } from '../../changes/record.js';
 import { bumpDataVersion } from '../../db/data-version.js';
@@ -19,23 +20,23 @@ import {
 import type { ProductUpdate } from './schemas.js';
 
 /**
- * A product by id or handle, with its category ids (ascending), in one statement: a single
- * product is one read, and its categories are those of the same snapshot.
+ * A product by id or handle, with its category ids (ascending), in one statement on the point
+ * connection: a single product is one read, and its categories are those of the same snapshot.
  */
 export async function findProduct(
-  db: Kysely<Database>,
+  reads: Reads,
   projectId: string,
   ref: Ref,
   includeHidden: boolean,
 ): Promise<{ row: ShownProductRow; categoryIds: number[] } | undefined> {
-  const list = isPostgres(db)
+  const list = isPostgres(reads.point)
     ? sql<
         string | null
       >`(select string_agg(pc.category_id::text, ',' order by pc.category_id) from product_categories pc
         where pc.project_id = products.project_id and pc.product_id = products.id)`
     : sql<string | null>`(select group_concat(category_id) from (select pc.category_id from product_categories pc
         where pc.project_id = products.project_id and pc.product_id = products.id order by pc.category_id))`;
-  let q = db
+  let q = reads.point
     .selectFrom('products')
     .select(SHOWN_COLUMNS)
     .select(list.as('category_list'))
