@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
+import { readOnlySnapshot } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import type { ResourceDescriptor } from '../resources/descriptor.js';
@@ -52,9 +52,7 @@ interface LogRow {
 }
 
 export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<FeedPage> {
-  const begin = db.transaction();
-  const snapshot = isPostgres(db) ? begin.setIsolationLevel('repeatable read').setAccessMode('read only') : begin;
-  return snapshot.execute(async (trx) => {
+  return readOnlySnapshot(db).execute(async (trx) => {
     const project = await trx
       .selectFrom('projects')
       .select(['data_version', 'changes_floor', 'currency'])

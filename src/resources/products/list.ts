@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { CountScope } from '../../cache/count-cache.js';
-import { isPostgres } from '../../db/dialect.js';
+import { misjudgesLike, offsetReadsSkippedRows } from '../../db/dialect.js';
 import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
 import { containsCondition, searchCondition } from '../../db/search-index.js';
@@ -194,7 +194,7 @@ async function pageOf(
     // are gathered first (MATERIALIZED), so that its planner cannot walk the order's index
     // instead, its estimate of a LIKE being rough; a category's it estimates well.
     const ids =
-      isPostgres(db) && filter.search !== undefined
+      misjudgesLike(db) && filter.search !== undefined
         ? await ordered(
             db
               .with(
@@ -221,7 +221,7 @@ async function pageOf(
     );
   }
   const q = ordered(matching(db, filter, true).select(SHOWN_COLUMNS), order);
-  if (!isPostgres(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
+  if (!offsetReadsSkippedRows(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
   // PostgreSQL reads the row of every entry it skips: deep pages walk the order's index for
   // their ids alone (the index holds show_in_store), then read the page's rows.
   const ids = await q.clearSelect().select('products.id').limit(perpage).offset(offset).execute();

@@ -3,7 +3,7 @@ import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
 import { recordChanges } from '../../changes/record.js';
 import { bumpDataVersion } from '../../db/data-version.js';
-import { forUpdate, isPostgres } from '../../db/dialect.js';
+import { forUpdate, joinedIdList } from '../../db/dialect.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
 import { enqueueEvents, wakeDelivery } from '../../webhooks/outbox.js';
@@ -29,13 +29,12 @@ export async function findProduct(
   ref: Ref,
   includeHidden: boolean,
 ): Promise<{ row: ShownProductRow; categoryIds: number[] } | undefined> {
-  const list = isPostgres(reads.point)
-    ? sql<
-        string | null
-      >`(select string_agg(pc.category_id::text, ',' order by pc.category_id) from product_categories pc
-        where pc.project_id = products.project_id and pc.product_id = products.id)`
-    : sql<string | null>`(select group_concat(category_id) from (select pc.category_id from product_categories pc
-        where pc.project_id = products.project_id and pc.product_id = products.id order by pc.category_id))`;
+  const list = joinedIdList(
+    reads.point,
+    'pc.category_id',
+    sql`from product_categories pc
+        where pc.project_id = products.project_id and pc.product_id = products.id`,
+  );
   let q = reads.point
     .selectFrom('products')
     .select(SHOWN_COLUMNS)
