@@ -41,6 +41,8 @@ export interface FeedQuery {
   /** the resources asked for, in any order */
   types: readonly ResourceDescriptor[];
   includeHidden: boolean;
+  /** FOR TESTS ONLY: read as with a broken change order (ordering.ts); default, this process's setting */
+  brokenOrder?: boolean;
 }
 
 interface LogRow {
@@ -60,7 +62,7 @@ export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<F
       .executeTakeFirst();
     if (!project) throw new ApiError(404, `project ${JSON.stringify(q.projectId)} not found`);
     const version = Number(project.data_version);
-    const broken = brokenOrdering();
+    const broken = q.brokenOrder ?? brokenOrdering();
     if (q.cursor.seq > 0 && q.cursor.seq < Number(project.changes_floor))
       throw new ApiError(
         410,
