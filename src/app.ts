@@ -70,6 +70,13 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** CDN_MAX_AGE: public answers also carry CDN-Cache-Control with this lifetime, in seconds */
   cdnMaxAge?: number;
+  /** NO_COLOR: the pretty format writes no colours (a terminal gets them otherwise) */
+  noColor?: boolean;
+  /**
+   * FOR TESTS ONLY: the change feed reads as with STOREFRONT_BROKEN_CHANGE_ORDER=1
+   * (src/changes/ordering.ts); default, this process's setting
+   */
+  brokenChangeOrder?: boolean;
 }
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
@@ -79,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const pretty = options.logFormat === 'pretty' && Boolean(options.logger);
   const app = Fastify(
     serverOptions({
-      logger: pretty ? await prettyLogger(options.logger) : (options.logger ?? false),
+      logger: pretty ? await prettyLogger(options.logger, options.noColor ?? false) : (options.logger ?? false),
       logController: pretty ? new OneLinePerRequest() : undefined,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       trustProxy: options.trustProxy ?? false,
@@ -128,7 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(orderRoutes);
       await scope.register(keyRoutes);
       await scope.register(webhookRoutes);
-      await scope.register(changeRoutes);
+      await scope.register(changeRoutes, { brokenOrder: options.brokenChangeOrder });
     },
     { prefix: PROJECT_ROUTES },
   );

@@ -65,6 +65,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** deletions stay in the change feed at least this many days (CHANGES_RETENTION_DAYS, default 30) */
   changesRetentionDays: number;
+  /** NO_COLOR (any value): the pretty log format writes no colours */
+  noColor: boolean;
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
   caches: CacheConfig;
@@ -125,7 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
     webhookAllowPrivate: overrides.webhookAllowPrivate ?? env.WEBHOOK_ALLOW_PRIVATE === '1',
-    changesRetentionDays: overrides.changesRetentionDays ?? changesRetentionDays(env),
+    changesRetentionDays: overrides.changesRetentionDays ?? parseRetentionDays(env.CHANGES_RETENTION_DAYS),
+    noColor: overrides.noColor ?? Boolean(env.NO_COLOR),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
       addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),
@@ -174,12 +177,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
 
+// Settings that every process needs, a server or a CLI command that builds no Config (import,
+// delete, generate): each read from the environment once, at its first use, then kept.
+
 /**
- * CHANGES_RETENTION_DAYS: how long the change feed keeps deletions (src/changes/retention.ts).
- * Read on its own too, by the CLI commands that delete (import, delete), which need no more.
+ * CHANGES_RETENTION_DAYS of this process: how long the change feed keeps deletions
+ * (src/changes/retention.ts), for the CLI commands that delete (import, delete).
  */
-export function changesRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
-  const value = env.CHANGES_RETENTION_DAYS;
+export const changesRetentionDays = readOnce(() => parseRetentionDays(process.env.CHANGES_RETENTION_DAYS));
+
+/**
+ * FOR TESTS ONLY: STOREFRONT_BROKEN_CHANGE_ORDER=1 breaks the change log's order on purpose
+ * (src/changes/ordering.ts); test/changes/convergence sets it for the processes it starts.
+ */
+export const brokenChangeOrder = readOnce(() => process.env.STOREFRONT_BROKEN_CHANGE_ORDER === '1');
+
+/** `read`'s value, computed at the first call (a failed read throws, and is tried again). */
+function readOnce<T>(read: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: read() }).v;
+}
+
+/** CHANGES_RETENTION_DAYS: whole days from 1 to 36500; unset or empty, the default. */
+export function parseRetentionDays(value: string | undefined): number {
   if (value === undefined || value === '') return DEFAULT_CHANGES_RETENTION_DAYS;
   if (!/^\d{1,5}$/.test(value) || Number(value) < 1 || Number(value) > 36_500)
     throw new ConfigError(`CHANGES_RETENTION_DAYS must be a whole number of days from 1 to 36500, got "${value}"`);

@@ -51,6 +51,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
     cdnMaxAge: config.cdnMaxAge,
+    noColor: config.noColor,
     webhooks: { worker: true, allowPrivate: config.webhookAllowPrivate },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -4,13 +4,16 @@
 // waits a little, and the feed's `next` becomes the last seq it returned. A writer that took
 // an earlier seq can then commit after a reader moved past it. test/changes/convergence
 // runs with it to prove that the convergence test detects the skipped change; nothing else
-// sets it, and src/changes/record.ts explains the ordering that is kept otherwise.
+// sets it, and src/changes/record.ts explains the ordering that is kept otherwise. It is read
+// once per process (src/config.ts).
+
+import { brokenChangeOrder } from '../config.js';
 
 const tickets = new WeakMap<object, number>();
 let counter = 0;
 
 export function brokenOrdering(): boolean {
-  return process.env.STOREFRONT_BROKEN_CHANGE_ORDER === '1';
+  return brokenChangeOrder();
 }
 
 /** Called by every write transaction before its first write (the lock); a no-op normally. */

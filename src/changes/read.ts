@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
+import { readOnlySnapshot } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import type { ResourceDescriptor } from '../resources/descriptor.js';
@@ -41,6 +41,8 @@ export interface FeedQuery {
   /** the resources asked for, in any order */
   types: readonly ResourceDescriptor[];
   includeHidden: boolean;
+  /** FOR TESTS ONLY: read as with a broken change order (ordering.ts); default, this process's setting */
+  brokenOrder?: boolean;
 }
 
 interface LogRow {
@@ -52,9 +54,7 @@ interface LogRow {
 }
 
 export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<FeedPage> {
-  const begin = db.transaction();
-  const snapshot = isPostgres(db) ? begin.setIsolationLevel('repeatable read').setAccessMode('read only') : begin;
-  return snapshot.execute(async (trx) => {
+  return readOnlySnapshot(db).execute(async (trx) => {
     const project = await trx
       .selectFrom('projects')
       .select(['data_version', 'changes_floor', 'currency'])
@@ -62,7 +62,7 @@ export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<F
       .executeTakeFirst();
     if (!project) throw new ApiError(404, `project ${JSON.stringify(q.projectId)} not found`);
     const version = Number(project.data_version);
-    const broken = brokenOrdering();
+    const broken = q.brokenOrder ?? brokenOrdering();
     if (q.cursor.seq > 0 && q.cursor.seq < Number(project.changes_floor))
       throw new ApiError(
         410,

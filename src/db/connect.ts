@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../config.js';
+import { type Reads, readsOver } from './reads.js';
 import type { Database } from './schema.js';
 import { SQLITE_PRAGMAS } from './sqlite-pragmas.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -13,15 +14,10 @@ import { ThreadPool } from './sqlite-threads.js';
 export type Backend = 'sqlite' | 'postgres';
 
 export interface Storage {
+  /** Writes, transactions and whatever is not a read of `reads` */
   db: Kysely<Database>;
-  /**
-   * For reads bounded by a primary key (one product, the project row, a key): on a SQLite
-   * file served by worker threads, the main thread's own connection (such a read takes
-   * microseconds, less than a message's round trip to a thread; WAL readers never wait for
-   * a writer); everywhere else the same as `db`. Never for a write that may wait for a lock
-   * (the key checker's last_used_at write runs here with busy_timeout 0: busy, it is skipped).
-   */
-  quick: Kysely<Database>;
+  /** How reads reach the database: which connection serves which read (reads.ts) */
+  reads: Reads;
   backend: Backend;
   /** where the data lives, without credentials: safe to print */
   describe: string;
@@ -106,10 +102,10 @@ function connectSqlite(path: string, options: ConnectOptions): Storage {
       await quick.destroy();
       if (sqlite.open) sqlite.close();
     };
-    return { db, quick, backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
+    return { db, reads: readsOver(db, quick), backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, quick: db, backend: 'sqlite', describe, close: () => db.destroy(), sqlite, sqliteReaders: 0 };
+  return { db, reads: readsOver(db), backend: 'sqlite', describe, close: () => db.destroy(), sqlite, sqliteReaders: 0 };
 }
 
 // int8 (bigint) and numeric come back from node-postgres as strings; every integer we
@@ -157,7 +153,14 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     dialect: new PostgresDialect({ pool: namingStatements(releasingBroken(pool)) }),
   });
   const stats = { total: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount };
-  return { db, quick, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
+  return {
+    db,
+    reads: readsOver(db, quick),
+    backend: 'postgres',
+    describe: redact(url),
+    close: () => db.destroy(),
+    pool: stats,
+  };
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -195,11 +198,11 @@ function releasingBroken(pool: pg.Pool) {
   };
 }
 
-/** How many statement texts `quick` names, at most (see namingStatements). */
+/** How many statement texts `reads.point` names, at most (see namingStatements). */
 export const NAMED_STATEMENTS = 200;
 
 /**
- * PostgreSQL, `storage.quick`: its statements are named, so that each connection parses and
+ * PostgreSQL, `storage.reads.point`: its statements are named, so that each connection parses and
  * plans each text once (node-postgres prepares a named statement on a connection the first
  * time it runs there). These are the reads by primary key or handle that come again and
  * again: the project row of every request, the key check, a single product, order or user,

@@ -25,10 +25,10 @@ import type { SqliteThread, ThreadPool } from './sqlite-threads.js';
 // - every other statement, and every transaction, goes to the one writer thread, held for
 //   the whole transaction (SQLite has one writer at a time anyway, and the writes of one
 //   process then queue here instead of on the file lock);
-// - a read-only transaction (`readSnapshot`, read-snapshot.ts) holds one reader from BEGIN
+// - a read-only transaction (`reads.snapshot`, reads.ts) holds one reader from BEGIN
 //   to COMMIT: its statements see one snapshot.
 
-/** The adapter of a threaded SQLite Kysely: what `readSnapshot` recognises it by. */
+/** The adapter of a threaded SQLite Kysely: what `reads.snapshot` recognises it by. */
 export class ThreadedSqliteAdapter extends SqliteAdapter {}
 
 export class ThreadedSqliteDialect extends SqliteDialect {

@@ -12,7 +12,11 @@ const IGNORED = 'pid,hostname,reqId';
  * to the options' own stream or to stdout (a pipe or a terminal is written synchronously on
  * Linux, so the last lines before an exit are not lost).
  */
-export async function prettyLogger(logger: FastifyServerOptions['logger']): Promise<FastifyServerOptions['logger']> {
+export async function prettyLogger(
+  logger: FastifyServerOptions['logger'],
+  /** NO_COLOR (config.ts): no colours even on a terminal */
+  noColor: boolean,
+): Promise<FastifyServerOptions['logger']> {
   if (!logger) return false;
   const base = logger === true ? {} : (logger as { stream?: NodeJS.WritableStream });
   const out = base.stream ?? process.stdout;
@@ -22,7 +26,7 @@ export async function prettyLogger(logger: FastifyServerOptions['logger']): Prom
     ignore: IGNORED,
     translateTime: 'SYS:HH:MM:ss.l',
     // colours only where a terminal shows them
-    colorize: Boolean((out as { isTTY?: boolean }).isTTY) && !process.env.NO_COLOR,
+    colorize: Boolean((out as { isTTY?: boolean }).isTTY) && !noColor,
   });
   return { ...base, stream: { write: (line: string) => out.write(prettify(line)) } };
 }

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely';
 import { Lru } from '../cache/lru.js';
-import type { Database } from '../db/schema.js';
+import type { Reads } from '../db/reads.js';
 import type { Project } from '../resources/projects/repository.js';
 import { findKeyByHash, markUsed } from './repository.js';
 import { type Scope, scopesOf } from './scopes.js';
@@ -41,7 +40,8 @@ export class KeyChecker {
   private readonly writes = new Set<Promise<void>>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    /** the key is read, and its last_used_at written, on the point connection */
+    private readonly reads: Reads,
     /** the clock keys expire by, in unix seconds (the key routes read it too) */
     readonly now: () => number,
     private readonly onWriteError: (error: unknown) => void = () => {},
@@ -55,7 +55,7 @@ export class KeyChecker {
     const hash = hashKey(key);
     let entry = this.entries.get(hash);
     if (entry?.version !== project.keys_version) {
-      const row = await findKeyByHash(this.db, hash);
+      const row = await findKeyByHash(this.reads.point, hash);
       entry = { version: project.keys_version };
       if (row && sameHash(row.hash, hash)) {
         entry.key = {
@@ -89,7 +89,7 @@ export class KeyChecker {
     this.lastUsed.set(id, now);
     // Not awaited: the answer does not wait for this write, nor fails with it. A write the
     // database was too busy for (SQLite, an import holding the lock) is tried on the next use.
-    const write = markUsed(this.db, id, now).then((done) => {
+    const write = markUsed(this.reads.point, id, now).then((done) => {
       if (!done && this.lastUsed.get(id) === now) this.lastUsed.set(id, before);
     }, this.onWriteError);
     this.writes.add(write);

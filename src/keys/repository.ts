@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
+import { writeUnlessBusy } from '../db/dialect.js';
 import type { ApiKeyTable, Database } from '../db/schema.js';
 import { type Scope, SCOPES, scopesOf, scopesText } from './scopes.js';
 import { generateKey, hashKey } from './token.js';
@@ -210,24 +210,7 @@ export async function markUsed(db: Kysely<Database>, keyId: number, at: number):
       .where('id', '=', keyId)
       .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
       .execute();
-  if (isPostgres(db)) {
-    await write(db);
-    return true;
-  }
-  // SQLite: better-sqlite3 waits for a lock on the event loop's thread, so a write waiting
-  // for an import's lock (busy_timeout, 5 s) would stall every request of the process. This
-  // one does not wait: busy, it is skipped (false), and the next use tries again.
-  return db.connection().execute(async (c) => {
-    const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(c);
-    await sql`pragma busy_timeout = 0`.execute(c);
-    try {
-      await write(c);
-      return true;
-    } catch (e) {
-      if (String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY')) return false;
-      throw e;
-    } finally {
-      await sql.raw(`pragma busy_timeout = ${Number(rows[0]?.timeout ?? 5000)}`).execute(c);
-    }
-  });
+  // It never waits for a lock (an import's, on SQLite): busy, it is skipped (false), and the
+  // next use tries again.
+  return writeUnlessBusy(db, write);
 }

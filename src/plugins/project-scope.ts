@@ -28,8 +28,8 @@ export default fp(
     app.decorateRequest('apiKeyId', null);
     app.decorateRequest('apiKeyScopes', null);
     app.decorateRequest('isPrivate', false);
-    const projects = new ProjectReader(app.storage.quick);
-    const keys = new KeyChecker(app.storage.quick, options.now ?? (() => Math.floor(Date.now() / 1000)), (error) =>
+    const projects = new ProjectReader(app.storage.reads);
+    const keys = new KeyChecker(app.storage.reads, options.now ?? (() => Math.floor(Date.now() / 1000)), (error) =>
       app.log.warn({ err: error }, 'could not record when a key was last used'),
     );
     app.decorate('keys', keys);

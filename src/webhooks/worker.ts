@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
+import { skipLocked } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { signingSecrets } from './endpoints.js';
 import { onWake } from './outbox.js';
@@ -149,7 +149,7 @@ export class DeliveryWorker {
       .where('e.disabled_at', 'is', null)
       .orderBy('d.next_attempt_at')
       .limit(limit);
-    if (isPostgres(db)) due = due.forUpdate('d').skipLocked();
+    due = skipLocked(db, due, 'd');
     const ids = await db
       .updateTable('webhook_deliveries')
       .set({ lease_owner: this.owner, lease_until: now + this.leaseMs })

@@ -8,6 +8,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 import { bumpDataVersion } from '../../src/db/data-version.js';
+import { readsOver } from '../../src/db/reads.js';
 import { ProjectReader } from '../../src/resources/projects/reader.js';
 import { saveProject } from '../../src/resources/projects/repository.js';
 import { writeProject } from '../../src/writes/write-project.js';
@@ -48,7 +49,7 @@ eachBackend('project rows are read once per turn, never staler than the request'
 
   test('requests of one turn share one query, each gets its own project', async () => {
     const link = slowLink(0);
-    const reader = new ProjectReader(storages.b.db.withPlugin(link.plugin));
+    const reader = new ProjectReader(readsOver(storages.b.db.withPlugin(link.plugin)));
     const asked = ['shop', 'other', 'shop', 'missing', 'shop'];
     const rows = await Promise.all(asked.map((id) => reader.read(id)));
     assert.deepEqual(
@@ -62,7 +63,7 @@ eachBackend('project rows are read once per turn, never staler than the request'
 
   test('a request arriving during a read waits for a new one and sees the write before it', async () => {
     const link = slowLink(150);
-    const reader = new ProjectReader(storages.b.db.withPlugin(link.plugin));
+    const reader = new ProjectReader(readsOver(storages.b.db.withPlugin(link.plugin)));
     const version = async () => (await reader.read('shop'))!.data_version;
     const start = await version();
 
@@ -83,7 +84,7 @@ eachBackend('project rows are read once per turn, never staler than the request'
       },
       transformResult: async (args) => args.result,
     };
-    const reader = new ProjectReader(storages.b.db.withPlugin(flaky));
+    const reader = new ProjectReader(readsOver(storages.b.db.withPlugin(flaky)));
     await assert.rejects(Promise.all([reader.read('shop'), reader.read('other')]), /connection lost/);
     fail = false;
     assert.equal((await reader.read('other'))?.currency, 'USD');

@@ -61,14 +61,8 @@ async function converge(t: TestContext, backend: 'sqlite' | 'postgres', broken: 
   const env = { DATABASE_URL: url, STOREFRONT_BROKEN_CHANGE_ORDER: broken ? '1' : '0' };
   const server = await startServe(t, env);
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  // The reader's process reads with the naive cursor too when the ordering is broken.
-  const saved = process.env.STOREFRONT_BROKEN_CHANGE_ORDER;
-  process.env.STOREFRONT_BROKEN_CHANGE_ORDER = env.STOREFRONT_BROKEN_CHANGE_ORDER;
-  t.after(() => {
-    if (saved === undefined) delete process.env.STOREFRONT_BROKEN_CHANGE_ORDER;
-    else process.env.STOREFRONT_BROKEN_CHANGE_ORDER = saved;
-  });
-  const { app } = await testApp(t, backend, { storage, rateLimit: false });
+  // The reader's app reads with the naive cursor too when the ordering is broken.
+  const { app } = await testApp(t, backend, { storage, rateLimit: false, brokenChangeOrder: broken });
   const get: Get = (path) =>
     call(app, 'GET', `/v2/projects/${PROJECT}${path}`, { headers: { authorization: headers.authorization } });
 

@@ -7,6 +7,7 @@ import type { KyselyPlugin } from 'kysely';
 import { eachBackend } from '../support/each-backend.js';
 import { testApp } from '../support/app.js';
 import { seedShop } from '../support/shop.js';
+import { withPlugin } from '../support/storage.js';
 
 // Headers of a JSON API, request ids, redacted logs, probes, metrics and slow clients.
 
@@ -94,7 +95,7 @@ eachBackend('http hardening', (backend) => {
     };
     const gone =
       backend === 'sqlite'
-        ? { ...storage, db: storage.db.withPlugin(failing), quick: storage.quick.withPlugin(failing) }
+        ? withPlugin(storage, failing)
         : connect(`postgres://postgres@127.0.0.1:${await freePort()}/none`);
     if (backend === 'postgres') t.after(() => gone.close());
     const { buildApp } = await import('../../src/app.js');

@@ -6,6 +6,7 @@ import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { bearer, call } from '../support/request.js';
 import { twoStorages } from '../support/shared-storage.js';
+import { withPlugin } from '../support/storage.js';
 import { SHOP, seedShop } from '../support/shop.js';
 
 // Expiry and the overlap of a roll, against a clock the test moves (the app's `now`); the
@@ -89,7 +90,7 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     await seedShop(storage);
     const count = keyQueries();
     const { app } = await testApp(t, backend, {
-      storage: { ...storage, db: storage.db.withPlugin(count.plugin), quick: storage.quick.withPlugin(count.plugin) },
+      storage: withPlugin(storage, count.plugin),
     });
     const { key } = await createKey(storage.db, SHOP, 'busy');
     for (let i = 0; i < 5; i++) assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
@@ -110,7 +111,7 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     await seedShop(storage);
     const count = keyQueries();
     const { app } = await testApp(t, backend, {
-      storage: { ...storage, db: storage.db.withPlugin(count.plugin), quick: storage.quick.withPlugin(count.plugin) },
+      storage: withPlugin(storage, count.plugin),
       now: () => clock.t,
     });
     const { id, key } = await createKey(storage.db, SHOP, 'ci', { now: T0 - 10 });

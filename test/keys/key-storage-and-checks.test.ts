@@ -8,6 +8,7 @@ import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { bearer, call } from '../support/request.js';
 import { twoStorages } from '../support/shared-storage.js';
+import { withPlugin } from '../support/storage.js';
 import { seedShop } from '../support/shop.js';
 
 // How keys are kept and checked (docs/API.md, "Keys and authentication"): only a hash is stored; a bad key
@@ -98,7 +99,7 @@ eachBackend('API keys', (backend) => {
     const typo = good.slice(0, 10) + (good[10] === 'a' ? 'b' : 'a') + good.slice(11);
     const count = counter();
     const { app } = await testApp(t, backend, {
-      storage: { ...storage, db: storage.db.withPlugin(count.plugin), quick: storage.quick.withPlugin(count.plugin) },
+      storage: withPlugin(storage, count.plugin),
     });
     for (const header of [`Bearer ${typo}`, 'Bearer sfk_short', 'Bearer not-a-key', `Bearer ${good}x`]) {
       const res = await app.inject({

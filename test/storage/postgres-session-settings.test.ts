@@ -31,7 +31,7 @@ describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
     assert.deepEqual(await settings(true), { timeout: '0', name: 'storefront-api' });
   });
 
-  test('quick reads are prepared once a session, as at most NAMED_STATEMENTS texts; other reads are not', async (t) => {
+  test('point reads are prepared once a session, as at most NAMED_STATEMENTS texts; other reads are not', async (t) => {
     const storage = connect(PG_URL!, { poolSize: 1 });
     t.after(() => storage.close());
     const prepared = async () =>
@@ -43,19 +43,19 @@ describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
     await sql`select 1 as one`.execute(storage.db);
     assert.deepEqual(await prepared(), []);
     for (let i = 0; i < 3; i++) {
-      const { rows } = await sql<{ n: number }>`select ${i}::int + 1 as n`.execute(storage.quick);
+      const { rows } = await sql<{ n: number }>`select ${i}::int + 1 as n`.execute(storage.reads.point);
       assert.equal(rows[0].n, i + 1);
     }
     assert.deepEqual(await prepared(), ['select $1::int + 1 as n']);
     // Texts past the cap still run, unnamed.
     for (let i = 0; i < NAMED_STATEMENTS + 5; i++) {
-      const { rows } = await sql<{ n: number }>`select ${sql.lit(i)}::int as n`.execute(storage.quick);
+      const { rows } = await sql<{ n: number }>`select ${sql.lit(i)}::int as n`.execute(storage.reads.point);
       assert.equal(rows[0].n, i);
     }
     assert.equal((await prepared()).length, NAMED_STATEMENTS);
   });
 
-  test('a quick `select *` of a table another process migrated reads the new columns', async (t) => {
+  test('a point `select *` of a table another process migrated reads the new columns', async (t) => {
     const table = `t_named_${Date.now()}`;
     const storage = connect(PG_URL!, { poolSize: 1 });
     t.after(async () => {
@@ -64,7 +64,8 @@ describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
     });
     await sql`create table ${sql.id(table)} (id int)`.execute(storage.db);
     await sql`insert into ${sql.id(table)} values (1)`.execute(storage.db);
-    const read = async () => (await sql`select * from ${sql.id(table)} where id = ${1}`.execute(storage.quick)).rows;
+    const read = async () =>
+      (await sql`select * from ${sql.id(table)} where id = ${1}`.execute(storage.reads.point)).rows;
     for (let i = 0; i < 6; i++) assert.deepEqual(await read(), [{ id: 1 }]);
     const other = connect(PG_URL!, { poolSize: 1 });
     await sql`alter table ${sql.id(table)} add column note text default 'new'`.execute(other.db);

@@ -8,7 +8,6 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { type Storage, connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { readSnapshot } from '../../src/db/read-snapshot.js';
 import { type SqliteThread, ThreadPool } from '../../src/db/sqlite-threads.js';
 import { isStorageUnavailable } from '../../src/http/error-mapping.js';
 import { testApp } from '../support/app.js';
@@ -16,7 +15,7 @@ import { call } from '../support/request.js';
 import { seedShop } from '../support/shop.js';
 
 // SQLite in worker threads (src/db/sqlite-threads-dialect.ts): the same rows, results and
-// errors as the main-thread connection; one snapshot for readSnapshot; every committed write
+// errors as the main-thread connection; one snapshot for reads.snapshot; every committed write
 // seen by the next read; and the event loop free while a query runs or a write waits for
 // another connection's lock. `TEST_SQLITE_READERS=2 npm test` runs every other suite on it.
 
@@ -163,7 +162,7 @@ describe('SQLite in worker threads', () => {
     }
   });
 
-  test('readSnapshot reads one state: a write committed meanwhile is not in it', async (t) => {
+  test('reads.snapshot reads one state: a write committed meanwhile is not in it', async (t) => {
     const { threaded, plain } = await twoWays(t);
     await plain.db
       .insertInto('projects')
@@ -171,7 +170,7 @@ describe('SQLite in worker threads', () => {
       .execute();
     const name = (s: Storage['db']) =>
       s.selectFrom('projects').select('name').where('id', '=', 'snap').executeTakeFirstOrThrow();
-    const seen = await readSnapshot(threaded.db, async (db) => {
+    const seen = await threaded.reads.snapshot(async (db) => {
       const first = await name(db);
       // Another connection commits between the two reads.
       await plain.db.updateTable('projects').set({ name: 'after' }).where('id', '=', 'snap').execute();

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { type Backend, type Storage, connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { readsOver } from '../../src/db/reads.js';
 
 // Every suite runs once per backend: SQLite always, PostgreSQL when TEST_DATABASE_URL is
 // set (TEST_BACKENDS=sqlite or =postgres narrows the list). Each storage is fresh: an
@@ -63,4 +65,10 @@ export async function threadedSqlite(readers: number): Promise<Storage> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The same storage with `plugin` on each of its connections (to count or fail queries). */
+export function withPlugin(storage: Storage, plugin: KyselyPlugin): Storage {
+  const db = storage.db.withPlugin(plugin);
+  return { ...storage, db, reads: readsOver(db, storage.reads.point.withPlugin(plugin)) };
 }

@@ -41,7 +41,10 @@ function parseTypes(value: string | undefined): ResourceDescriptor[] {
   return [...types];
 }
 
-export async function changeRoutes(fastify: FastifyInstance): Promise<void> {
+export async function changeRoutes(
+  fastify: FastifyInstance,
+  options: { /** FOR TESTS ONLY (src/changes/ordering.ts) */ brokenOrder?: boolean },
+): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/changes/', {
@@ -77,6 +80,7 @@ export async function changeRoutes(fastify: FastifyInstance): Promise<void> {
         limit: q.limit ?? DEFAULT_LIMIT,
         types: parseTypes(q.types),
         includeHidden: q.fetch_hidden === true,
+        brokenOrder: options.brokenOrder,
       });
     },
   });

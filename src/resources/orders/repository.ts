@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Reads } from '../../db/reads.js';
 import type { CountScope } from '../../cache/count-cache.js';
 import type { Database } from '../../db/schema.js';
 import { type OrderItemRow, type OrderRow, emailKey } from './present.js';
@@ -30,8 +31,39 @@ function filtered(db: Kysely<Database>, f: OrderFilter): SelectQueryBuilder<Data
   return q;
 }
 
-/** One page of orders, newest first (created_at desc, then id desc), and the count of all matches. */
+/** One page of orders with their items and the count of all matches, read in one snapshot. */
 export async function listOrders(
+  reads: Reads,
+  filter: OrderFilter,
+  page: number,
+  perpage: number,
+  counts?: CountScope,
+): Promise<{ rows: OrderRow[]; total: number; items: Map<number, OrderItemRow[]> }> {
+  return reads.snapshot(async (db) => {
+    const { rows, total } = await ordersPage(db, filter, page, perpage, counts);
+    const items = await itemsOf(
+      db,
+      filter.projectId,
+      rows.map((r) => r.id),
+    );
+    return { rows, total, items };
+  });
+}
+
+/** An order and its items, read by primary key; undefined when there is no such order. */
+export async function getOrder(
+  reads: Reads,
+  projectId: string,
+  id: number,
+): Promise<{ row: OrderRow; items: OrderItemRow[] } | undefined> {
+  const row = await findOrder(reads.point, projectId, id);
+  if (!row) return undefined;
+  const items = await itemsOf(reads.point, projectId, [id]);
+  return { row, items: items.get(id) ?? [] };
+}
+
+/** One page of orders, newest first (created_at desc, then id desc), and the count of all matches. */
+async function ordersPage(
   db: Kysely<Database>,
   filter: OrderFilter,
   page: number,

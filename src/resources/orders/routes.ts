@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
-import { findOrder, itemsOf, listOrders } from './repository.js';
+import { getOrder, itemsOf, listOrders } from './repository.js';
 import { updateOrder } from './update.js';
 import { OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
 
@@ -32,30 +31,23 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
-      return readSnapshot(app.storage.db, async (db) => {
-        const { rows, total } = await listOrders(
-          db,
-          {
-            projectId: request.project.id,
-            paymentStatus: q.payment_status,
-            fulfillmentStatus: q.fulfillment_status,
-            isCanceled: q.is_canceled,
-            isArchived: q.is_archived,
-            customerEmail: q.customer_email,
-            createdAfter: q.created_after,
-            createdBefore: q.created_before,
-          },
-          page,
-          perpage,
-          { cache: app.counts, project: request.project },
-        );
-        const items = await itemsOf(
-          db,
-          request.project.id,
-          rows.map((r) => r.id),
-        );
-        return { data: rows.map((r) => presentOrder(r, items.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
-      });
+      const { rows, total, items } = await listOrders(
+        app.storage.reads,
+        {
+          projectId: request.project.id,
+          paymentStatus: q.payment_status,
+          fulfillmentStatus: q.fulfillment_status,
+          isCanceled: q.is_canceled,
+          isArchived: q.is_archived,
+          customerEmail: q.customer_email,
+          createdAfter: q.created_after,
+          createdBefore: q.created_before,
+        },
+        page,
+        perpage,
+        { cache: app.counts, project: request.project },
+      );
+      return { data: rows.map((r) => presentOrder(r, items.get(r.id) ?? [])), meta: pageMeta(page, perpage, total) };
     },
   });
 
@@ -71,10 +63,9 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = parseId(request.params.order_id, 'order');
-      const row = await findOrder(app.storage.quick, request.project.id, id);
-      if (!row) throw new ApiError(404, `order ${id} not found`);
-      const items = await itemsOf(app.storage.quick, request.project.id, [id]);
-      return presentOrder(row, items.get(id) ?? []);
+      const found = await getOrder(app.storage.reads, request.project.id, id);
+      if (!found) throw new ApiError(404, `order ${id} not found`);
+      return presentOrder(found.row, found.items);
     },
   });
 

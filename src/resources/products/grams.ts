@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { addCounts } from '../../db/add-counts.js';
-import { isPostgres } from '../../db/dialect.js';
+import { textList } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { GramDeltas, gramKey } from './gram-deltas.js';
 
@@ -54,7 +54,7 @@ export async function writeGramDeltas(db: Kysely<Database>, projectId: string, d
       .deleteFrom('search_grams')
       .where('project_id', '=', projectId)
       .where('total', '<=', 0)
-      .where('gram', 'in', inList(db, grams))
+      .where('gram', 'in', textList(db, grams))
       .execute();
   }
 }
@@ -78,11 +78,4 @@ export async function recountGrams(db: Kysely<Database>, projectId: string): Pro
   }
   await db.deleteFrom('search_grams').where('project_id', '=', projectId).execute();
   await writeGramDeltas(db, projectId, deltas);
-}
-
-/** A list of texts as one parameter: an array (PostgreSQL) or a JSON text (SQLite). */
-function inList(db: Kysely<Database>, values: string[]) {
-  return isPostgres(db)
-    ? sql<string>`(select unnest(${values}::text[]))`
-    : sql<string>`(select value from json_each(${JSON.stringify(values)}))`;
 }

@@ -1,5 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import { isPostgres } from '../../db/dialect.js';
+import { hiddenFromSqliteIndexes, unindexed as unindexedOn } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { PLAN_LIMITS } from './plan-limits.js';
 import { SHOWN_COLUMNS, type ShownProductRow } from './present.js';
@@ -123,7 +123,7 @@ export async function groupedPage(
 
 /** The column, hidden from SQLite's choice of index by a unary + (PostgreSQL: as it is). */
 function hidden(db: Kysely<Database>, column: Column) {
-  return isPostgres(db) ? sql.ref(`products.${column}`) : sql`+${sql.ref(`products.${column}`)}`;
+  return hiddenFromSqliteIndexes(db, `products.${column}`);
 }
 
 /**
@@ -134,10 +134,7 @@ function hidden(db: Kysely<Database>, column: Column) {
  * expression (`+ 0`, `|| ''`, which keeps the column's collation) leaves only the second plan.
  */
 function unindexed(db: Kysely<Database>, column: Column) {
-  if (!isPostgres(db)) return hidden(db, column);
-  return column === 'name_key'
-    ? sql`${sql.ref(`products.${column}`)} || ''`
-    : sql`${sql.ref(`products.${column}`)} + 0`;
+  return unindexedOn(db, `products.${column}`, column === 'name_key' ? 'text' : 'number');
 }
 
 /**

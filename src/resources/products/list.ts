@@ -1,6 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { CountScope } from '../../cache/count-cache.js';
-import { isPostgres } from '../../db/dialect.js';
+import { misjudgesLike, offsetReadsSkippedRows } from '../../db/dialect.js';
+import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
 import { containsCondition, searchCondition } from '../../db/search-index.js';
 import { keptCount } from './counts.js';
@@ -9,6 +10,7 @@ import { PLAN_LIMITS } from './plan-limits.js';
 import { SHOWN_COLUMNS, type ShownProductRow, compareCodePoints, foldCase } from './present.js';
 import type { OrderClause } from './schemas.js';
 import { groupedPage, orderColumn, tieDirection } from './grouped-page.js';
+import { categoryIdsOf } from './repository.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -25,7 +27,33 @@ export interface ProductFilter {
   ids?: number[];
 }
 
+/**
+ * A page of products, their total and each row's category ids. `ids=` reads at most 100 rows
+ * by primary key: on the point connection, its rows and their categories are read by two
+ * statements back to back, each seeing every commit before it, as on PostgreSQL (read
+ * committed). Every other list reads its page, total and categories in one snapshot.
+ */
 export async function listProducts(
+  reads: Reads,
+  filter: ProductFilter,
+  order: OrderClause[],
+  page: number,
+  perpage: number,
+  counts?: CountScope,
+): Promise<{ rows: ShownProductRow[]; total: number; categories: Map<number, number[]> }> {
+  const read = async (db: Kysely<Database>) => {
+    const { rows, total } = await productsPage(db, filter, order, page, perpage, counts);
+    const categories = await categoryIdsOf(
+      db,
+      filter.projectId,
+      rows.map((r) => r.id),
+    );
+    return { rows, total, categories };
+  };
+  return filter.ids === undefined ? reads.snapshot(read) : read(reads.point);
+}
+
+async function productsPage(
   db: Kysely<Database>,
   filter: ProductFilter,
   order: OrderClause[],
@@ -166,7 +194,7 @@ async function pageOf(
     // are gathered first (MATERIALIZED), so that its planner cannot walk the order's index
     // instead, its estimate of a LIKE being rough; a category's it estimates well.
     const ids =
-      isPostgres(db) && filter.search !== undefined
+      misjudgesLike(db) && filter.search !== undefined
         ? await ordered(
             db
               .with(
@@ -193,7 +221,7 @@ async function pageOf(
     );
   }
   const q = ordered(matching(db, filter, true).select(SHOWN_COLUMNS), order);
-  if (!isPostgres(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
+  if (!offsetReadsSkippedRows(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
   // PostgreSQL reads the row of every entry it skips: deep pages walk the order's index for
   // their ids alone (the index holds show_in_store), then read the page's rows.
   const ids = await q.clearSelect().select('products.id').limit(perpage).offset(offset).execute();

@@ -1,27 +1,27 @@
 import { type Kysely, sql } from 'kysely';
+import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
-import { isPostgres } from '../../db/dialect.js';
+import { joinedIdList } from '../../db/dialect.js';
 import type { Ref } from '../../http/params.js';
 import { SHOWN_COLUMNS, type ShownProductRow } from './present.js';
 
 /**
- * A product by id or handle, with its category ids (ascending), in one statement: a single
- * product is one read, and its categories are those of the same snapshot.
+ * A product by id or handle, with its category ids (ascending), in one statement on the point
+ * connection: a single product is one read, and its categories are those of the same snapshot.
  */
 export async function findProduct(
-  db: Kysely<Database>,
+  reads: Reads,
   projectId: string,
   ref: Ref,
   includeHidden: boolean,
 ): Promise<{ row: ShownProductRow; categoryIds: number[] } | undefined> {
-  const list = isPostgres(db)
-    ? sql<
-        string | null
-      >`(select string_agg(pc.category_id::text, ',' order by pc.category_id) from product_categories pc
-        where pc.project_id = products.project_id and pc.product_id = products.id)`
-    : sql<string | null>`(select group_concat(category_id) from (select pc.category_id from product_categories pc
-        where pc.project_id = products.project_id and pc.product_id = products.id order by pc.category_id))`;
-  let q = db
+  const list = joinedIdList(
+    reads.point,
+    'pc.category_id',
+    sql`from product_categories pc
+        where pc.project_id = products.project_id and pc.product_id = products.id`,
+  );
+  let q = reads.point
     .selectFrom('products')
     .select(SHOWN_COLUMNS)
     .select(list.as('category_list'))

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError, invalid } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
@@ -39,35 +38,24 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
-      // `ids=` reads at most 100 rows by primary key: on the quick connection (storage.quick).
-      // Its rows and their categories are then read by two statements back to back, each
-      // seeing every commit before it, as on PostgreSQL (read committed).
-      const storage = q.ids === undefined ? app.storage.db : app.storage.quick;
-      return readSnapshot(storage, async (db) => {
-        const { rows, total } = await listProducts(
-          db,
-          {
-            projectId: request.project.id,
-            includeHidden: q.fetch_hidden === true,
-            categoryId: q.category,
-            search: q.search || undefined,
-            ids: q.ids === undefined ? undefined : parseIdList(q.ids),
-          },
-          parseOrder(q.order),
-          page,
-          perpage,
-          { cache: app.counts, project: request.project },
-        );
-        const categories = await categoryIdsOf(
-          db,
-          request.project.id,
-          rows.map((r) => r.id),
-        );
-        return {
-          data: rows.map((r) => presentProduct(r, request.project.currency, categories.get(r.id) ?? [])),
-          meta: pageMeta(page, perpage, total),
-        };
-      });
+      const { rows, total, categories } = await listProducts(
+        app.storage.reads,
+        {
+          projectId: request.project.id,
+          includeHidden: q.fetch_hidden === true,
+          categoryId: q.category,
+          search: q.search || undefined,
+          ids: q.ids === undefined ? undefined : parseIdList(q.ids),
+        },
+        parseOrder(q.order),
+        page,
+        perpage,
+        { cache: app.counts, project: request.project },
+      );
+      return {
+        data: rows.map((r) => presentProduct(r, request.project.currency, categories.get(r.id) ?? [])),
+        meta: pageMeta(page, perpage, total),
+      };
     },
   });
 
@@ -83,7 +71,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const ref = parseRef(request.params.product, 'product');
-      const found = await findProduct(app.storage.quick, request.project.id, ref, request.query.fetch_hidden === true);
+      const found = await findProduct(app.storage.reads, request.project.id, ref, request.query.fetch_hidden === true);
       if (!found) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
       return presentProduct(found.row, request.project.currency, found.categoryIds);
     },

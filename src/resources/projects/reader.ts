@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Reads } from '../../db/reads.js';
 import { PROJECT_ID, type Project, findProjects } from './repository.js';
 
 // Every request under /v2/projects/:project_id reads its project's row: the row carries the
@@ -27,7 +26,7 @@ export class ProjectReader {
   /** the requests waiting for the next read, by project id */
   private waiting = new Map<string, Waiter[]>();
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly reads: Reads) {}
 
   /** The project's row, read after this call; undefined when there is no such project. */
   read(id: string): Promise<Project | undefined> {
@@ -48,7 +47,7 @@ export class ProjectReader {
       const batch = this.waiting;
       this.waiting = new Map();
       try {
-        const rows = await findProjects(this.db, [...batch.keys()]);
+        const rows = await findProjects(this.reads.point, [...batch.keys()]);
         const byId = new Map(rows.map((r) => [r.id, r]));
         for (const [id, list] of batch) for (const w of list) w.resolve(byId.get(id));
       } catch (error) {

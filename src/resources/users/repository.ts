@@ -1,9 +1,40 @@
 import type { Kysely } from 'kysely';
+import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
 import type { SubscriptionRow, UserRow } from './present.js';
 
-/** One page of a project's users, newest first; walks the users_by_created index. */
+/** One page of a project's users, newest first, with their total and subscriptions: one snapshot. */
 export async function listUsers(
+  reads: Reads,
+  projectId: string,
+  page: number,
+  perpage: number,
+): Promise<{ rows: UserRow[]; total: number; subscriptions: Map<number, SubscriptionRow[]> }> {
+  return reads.snapshot(async (db) => {
+    const { rows, total } = await usersPage(db, projectId, page, perpage);
+    const subscriptions = await subscriptionsOf(
+      db,
+      projectId,
+      rows.map((r) => r.id),
+    );
+    return { rows, total, subscriptions };
+  });
+}
+
+/** A user and its subscriptions, read by primary key; undefined when there is no such user. */
+export async function getUser(
+  reads: Reads,
+  projectId: string,
+  id: number,
+): Promise<{ row: UserRow; subscriptions: SubscriptionRow[] } | undefined> {
+  const row = await findUser(reads.point, projectId, id);
+  if (!row) return undefined;
+  const subscriptions = await subscriptionsOf(reads.point, projectId, [id]);
+  return { row, subscriptions: subscriptions.get(id) ?? [] };
+}
+
+/** One page of a project's users, newest first; walks the users_by_created index. */
+async function usersPage(
   db: Kysely<Database>,
   projectId: string,
   page: number,

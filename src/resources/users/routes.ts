@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError } from '../../errors.js';
 import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentUser } from './present.js';
-import { findUser, listUsers, subscriptionsOf } from './repository.js';
+import { getUser, listUsers } from './repository.js';
 import { UserList, UserListQuery, UserParams } from './schemas.js';
 
 export async function userRoutes(fastify: FastifyInstance): Promise<void> {
@@ -26,18 +25,11 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const page = request.query.page ?? 1;
       const perpage = request.query.perpage ?? 20;
-      return readSnapshot(app.storage.db, async (db) => {
-        const { rows, total } = await listUsers(db, request.project.id, page, perpage);
-        const subscriptions = await subscriptionsOf(
-          db,
-          request.project.id,
-          rows.map((r) => r.id),
-        );
-        return {
-          data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])),
-          meta: pageMeta(page, perpage, total),
-        };
-      });
+      const { rows, total, subscriptions } = await listUsers(app.storage.reads, request.project.id, page, perpage);
+      return {
+        data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])),
+        meta: pageMeta(page, perpage, total),
+      };
     },
   });
 
@@ -53,10 +45,9 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = parseId(request.params.user_id, 'user');
-      const row = await findUser(app.storage.quick, request.project.id, id);
-      if (!row) throw new ApiError(404, `user ${id} not found`);
-      const subscriptions = await subscriptionsOf(app.storage.quick, request.project.id, [id]);
-      return presentUser(row, subscriptions.get(id) ?? []);
+      const found = await getUser(app.storage.reads, request.project.id, id);
+      if (!found) throw new ApiError(404, `user ${id} not found`);
+      return presentUser(found.row, found.subscriptions);
     },
   });
 }
