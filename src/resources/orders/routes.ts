@@ -4,7 +4,6 @@ import { Type } from 'typebox';
 import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
-import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
 import { findOrder, itemsOf, listOrders, updateOrder } from './repository.js';
@@ -63,13 +62,14 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getOrder',
       summary: 'Get an order',
+      description: 'The order with its items, in stored order. An unknown id, or one of another project, is 404.',
       tags: ['orders'],
       params: OrderParams,
       querystring: EmptyQuery,
       response: { 200: OrderRef, ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.order_id, 'order');
+      const id = request.params.order_id;
       const row = await findOrder(app.storage.quick, request.project.id, id);
       if (!row) throw new ApiError(404, `order ${id} not found`);
       const items = await itemsOf(app.storage.quick, request.project.id, [id]);
@@ -90,7 +90,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: OrderRef, ...errorResponses(400, 401, 404, 409, 412, 413, 415, 429) },
     },
     handler: async (request, reply) => {
-      const id = parseId(request.params.order_id, 'order');
+      const id = request.params.order_id;
       const precondition = ifMatch(request, reply);
       const updated = await updateOrder(
         app.storage.db,

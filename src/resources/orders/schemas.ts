@@ -80,4 +80,4 @@ export const OrderUpdate = Type.Object(
 );
 export type OrderUpdate = Static<typeof OrderUpdate>;
 
-export const OrderParams = Type.Object({ project_id: ProjectId, order_id: PathId('order', '1001') });
+export const OrderParams = Type.Object({ project_id: ProjectId, order_id: PathId('order', 1001) });

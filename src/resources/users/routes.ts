@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { readSnapshot } from '../../db/read-snapshot.js';
 import { ApiError } from '../../errors.js';
-import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentUser } from './present.js';
 import { findUser, listUsers, subscriptionsOf } from './repository.js';
@@ -46,13 +45,14 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getUser',
       summary: 'Get a user',
+      description: 'The user with its subscriptions, in stored order. An unknown id, or one of another project, is 404.',
       tags: ['users'],
       params: UserParams,
       querystring: EmptyQuery,
       response: { 200: Type.Ref('User'), ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.user_id, 'user');
+      const id = request.params.user_id;
       const row = await findUser(app.storage.quick, request.project.id, id);
       if (!row) throw new ApiError(404, `user ${id} not found`);
       const subscriptions = await subscriptionsOf(app.storage.quick, request.project.id, [id]);

@@ -42,9 +42,13 @@ export const CreatedWebhookEndpoint = Type.Object({ ...endpointFields, secret })
 export const WebhookCreate = Type.Object(
   {
     url: Type.String({
-      minLength: 1,
       maxLength: 2000,
-      description: 'an https:// (or http://) URL; loopback, private and link-local addresses are refused',
+      format: 'uri',
+      // What checkEndpointUrl (src/webhooks/address-guard.ts) accepts as syntax: an absolute
+      // http(s) URL without user name, password or #fragment.
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.:\\[\\]_~-]+([/?][^#\\s]*)?$',
+      description:
+        'an absolute https:// (or http://) URL, without user name, password or #fragment; its host must resolve, and to a public address (loopback, private and link-local ones are refused with 400 unless the server sets WEBHOOK_ALLOW_PRIVATE=1)',
     }),
     events: Type.Optional(
       Type.Array(EventTypeName, {
