@@ -112,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config: Config = {
     port,
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
-    databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || DEFAULT_DATABASE_URL),
+    databaseUrl: overrides.databaseUrl ?? databaseUrlOf(env),
     databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
     databaseStatementTimeoutMs:
       overrides.databaseStatementTimeoutMs ??
@@ -124,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
-    webhookAllowPrivate: overrides.webhookAllowPrivate ?? env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookAllowPrivate: overrides.webhookAllowPrivate ?? webhookAllowPrivate(env),
     changesRetentionDays: overrides.changesRetentionDays ?? changesRetentionDays(env),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
@@ -178,6 +178,16 @@ export const DEFAULT_CHANGES_RETENTION_DAYS = 30;
  * CHANGES_RETENTION_DAYS: how long the change feed keeps deletions (src/changes/retention.ts).
  * Read on its own too, by the CLI commands that delete (import, delete), which need no more.
  */
+/** The storage URL a CLI command uses when not given --database: DATABASE_URL, then the SQLite default. */
+export function databaseUrlOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL || DEFAULT_DATABASE_URL;
+}
+
+/** WEBHOOK_ALLOW_PRIVATE=1: webhook URLs may resolve to loopback, private and link-local addresses. */
+export function webhookAllowPrivate(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.WEBHOOK_ALLOW_PRIVATE === '1';
+}
+
 export function changesRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
   const value = env.CHANGES_RETENTION_DAYS;
   if (value === undefined || value === '') return DEFAULT_CHANGES_RETENTION_DAYS;

@@ -2442,8 +2442,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description how long the old secret also signs (0: it stops at once) */
-                    overlap_seconds: number;
+                    /**
+                     * @description how long the old secret also signs (default 86400: 24 hours; 0: it stops at once)
+                     * @default 86400
+                     */
+                    overlap_seconds?: number;
                 };
             };
         };

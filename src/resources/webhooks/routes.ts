@@ -4,6 +4,7 @@ import { ApiError, invalid } from '../../errors.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
 import { AddressRefused, checkEndpointUrl } from '../../webhooks/address-guard.js';
 import {
+  DEFAULT_SECRET_OVERLAP_SECONDS,
   TooManyEndpoints,
   createEndpoint,
   deleteEndpoint,
@@ -139,7 +140,13 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request, reply) => {
       const id = request.params.endpoint_id;
-      const rolled = await rollSecret(app.storage.db, id, request.body.overlap_seconds, seconds(), request.project.id);
+      const rolled = await rollSecret(
+        app.storage.db,
+        id,
+        request.body.overlap_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS,
+        seconds(),
+        request.project.id,
+      );
       if (!rolled) throw new ApiError(404, `webhook endpoint ${id} not found`);
       reply.code(201);
       return { ...rolled.info, secret: rolled.secret };

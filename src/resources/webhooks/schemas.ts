@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { NullableTimestamp, PathId, ProjectId, Timestamp } from '../../http/schemas.js';
-import { MAX_SECRET_OVERLAP_SECONDS } from '../../webhooks/endpoints.js';
+import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS } from '../../webhooks/endpoints.js';
 import { EVENT_TYPES } from '../../webhooks/events.js';
 
 // The HTTP webhook API (docs/API.md, "Webhooks"). An endpoint's secret appears in the answers
@@ -66,11 +66,14 @@ export const WebhookCreate = Type.Object(
 
 export const WebhookRoll = Type.Object(
   {
-    overlap_seconds: Type.Integer({
-      minimum: 0,
-      maximum: MAX_SECRET_OVERLAP_SECONDS,
-      description: 'how long the old secret also signs (0: it stops at once)',
-    }),
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SECRET_OVERLAP_SECONDS,
+        default: DEFAULT_SECRET_OVERLAP_SECONDS,
+        description: `how long the old secret also signs (default ${DEFAULT_SECRET_OVERLAP_SECONDS}: 24 hours; 0: it stops at once)`,
+      }),
+    ),
   },
   { additionalProperties: false, examples: [{ overlap_seconds: 86400 }] },
 );
