@@ -76,7 +76,7 @@ export const ProductListQuery = Type.Object(
     // description is the rule itself.
     ids: Type.Optional(
       Type.String({
-        pattern: '^[0-9]+(,[0-9]+)*$',
+        pattern: '^0*[1-9][0-9]*(,0*[1-9][0-9]*)*$',
         // 100 ids of 16 digits and their commas; repeats count once towards the 100.
         maxLength: MAX_IDS_LENGTH,
         description: 'a comma-separated list of 1 to 100 positive integer ids (at most 9007199254740991; a repeat counts once)',
