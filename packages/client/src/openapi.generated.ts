@@ -1377,7 +1377,10 @@ export interface operations {
                  * @example ada@example.com
                  */
                 customer_email?: string;
-                /** @example shipped */
+                /**
+                 * @description only orders with this fulfillment status
+                 * @example shipped
+                 */
                 fulfillment_status?: "unfulfilled" | "shipped" | "ready_for_pickup" | "delivered" | "returned";
                 /**
                  * @description true or false
@@ -1394,7 +1397,10 @@ export interface operations {
                  * @example 1
                  */
                 page?: number;
-                /** @example paid */
+                /**
+                 * @description only orders with this payment status
+                 * @example paid
+                 */
                 payment_status?: "pending" | "paid" | "failed" | "refunded";
                 /**
                  * @description page size, default 20

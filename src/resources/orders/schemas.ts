@@ -42,8 +42,12 @@ export const OrderListQuery = Type.Object(
   {
     page: Type.Optional(Page),
     perpage: Type.Optional(PerPage),
-    payment_status: Type.Optional(Type.Enum(PAYMENT_STATUSES, { examples: ['paid'] })),
-    fulfillment_status: Type.Optional(Type.Enum(FULFILLMENT_STATUSES, { examples: ['shipped'] })),
+    payment_status: Type.Optional(
+      Type.Enum(PAYMENT_STATUSES, { description: 'only orders with this payment status', examples: ['paid'] }),
+    ),
+    fulfillment_status: Type.Optional(
+      Type.Enum(FULFILLMENT_STATUSES, { description: 'only orders with this fulfillment status', examples: ['shipped'] }),
+    ),
     is_canceled: Type.Optional(Flag),
     is_archived: Type.Optional(Flag),
     customer_email: Type.Optional(
