@@ -115,7 +115,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key, WebhookEndpoint, ...CHANGE_ENTRIES])
+  for (const schema of [
+    ErrorBody,
+    Product,
+    Category,
+    FeedCategory,
+    Plan,
+    User,
+    Order,
+    Key,
+    WebhookEndpoint,
+    ...CHANGE_ENTRIES,
+  ])
     app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);

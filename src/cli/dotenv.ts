@@ -20,7 +20,8 @@ export function loadDotEnv(path = '.env'): void {
   // util.parseEnv came with Node 20.12; on an older Node only a .env that exists is refused.
   if (typeof util.parseEnv !== 'function')
     throw new CliError(`storefront: reading ${path} needs Node.js 20.12 or newer`);
-  for (const line of brokenLines(text)) process.stderr.write(`storefront: ${path} line ${line}: not NAME=value, ignored\n`);
+  for (const line of brokenLines(text))
+    process.stderr.write(`storefront: ${path} line ${line}: not NAME=value, ignored\n`);
   for (const [name, value] of Object.entries(util.parseEnv(text)))
     if (process.env[name] === undefined) process.env[name] = value;
 }
@@ -43,7 +44,7 @@ export function brokenLines(text: string): number[] {
     if (line.trim() === '' || line.trim().startsWith('#')) return;
     const match = ASSIGNMENT.exec(line);
     if (!match) return void broken.push(i + 1);
-    const value = match[1]!;
+    const value = match[1];
     const open = value[0];
     if ((open === '"' || open === "'" || open === '`') && !value.slice(1).includes(open)) quote = open;
   });

@@ -58,17 +58,18 @@ export default fp(
     let routes: Array<{ pattern: RegExp; methods: string[] }> | undefined;
     const methodsOf = (path: string): string[] => {
       // Built on first use: every route exists by then (servedMethods collects them).
-      routes ??= [...((app.servedMethods as ReadonlyMap<string, ReadonlySet<string>> | undefined) ?? new Map())]
+      const served: ReadonlyMap<string, ReadonlySet<string>> = app.servedMethods ?? new Map<string, Set<string>>();
+      routes ??= [...served]
         .filter(([url]) => !url.includes('*'))
-        .map(([url, served]) => ({
+        .map(([url, methods]) => ({
           pattern: matcher(url),
-          methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => served.has(m)),
+          methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => methods.has(m)),
         }));
       return routes.find((r) => r.pattern.test(path))?.methods ?? DEFAULT_METHODS;
     };
     await app.register(cors, {
       delegator: (request: FastifyRequest, callback) => {
-        const path = request.url.split('?')[0]!;
+        const path = request.url.split('?')[0];
         if (NO_CORS.has(path)) return callback(null, { origin: false });
         callback(null, { ...base, methods: request.method === 'OPTIONS' ? methodsOf(path) : DEFAULT_METHODS });
       },

@@ -90,9 +90,9 @@ test('a broken .env line is a warning naming the file and the line; the good lin
   );
   const r = cliIn(dir, ['migrate']);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(r.stderr.split('\n').filter((l) => l.includes('.env')), [
-    'storefront: .env line 3: not NAME=value, ignored',
-    'storefront: .env line 6: not NAME=value, ignored',
-  ]);
+  assert.deepEqual(
+    r.stderr.split('\n').filter((l) => l.includes('.env')),
+    ['storefront: .env line 3: not NAME=value, ignored', 'storefront: .env line 6: not NAME=value, ignored'],
+  );
   assert.ok(existsSync(join(dir, 'from-dotenv.db')));
 });

@@ -151,7 +151,10 @@ eachBackend('the key API', (backend) => {
     await as(admin.key).get();
     await as(admin.key).get();
     const text = (await call(app, 'GET', '/metrics')).text;
-    assert.match(text, /http_requests_total\{method="GET",route="\/v2\/projects\/:project_id\/keys\/",status="200"\} 2/);
+    assert.match(
+      text,
+      /http_requests_total\{method="GET",route="\/v2\/projects\/:project_id\/keys\/",status="200"\} 2/,
+    );
     assert.doesNotMatch(text, /key_id|by_key/);
     assert.ok(!text.includes(admin.key) && !text.includes(admin.key.slice(4, 20)));
   });

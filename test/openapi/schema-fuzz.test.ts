@@ -190,7 +190,11 @@ function requestOf(operation: Operation, document: Json, ownKeyId: number): fc.A
     {
       weight: 2,
       arbitrary: fc.tuple(
-        fc.constantFrom(...Object.keys(parts), 'query:unknown', ...(body ? ['body:missing', 'body:extra', 'body:field'] : [])),
+        fc.constantFrom(
+          ...Object.keys(parts),
+          'query:unknown',
+          ...(body ? ['body:missing', 'body:extra', 'body:field'] : []),
+        ),
         junkJson,
         fc.nat(),
       ),
@@ -216,11 +220,13 @@ function requestOf(operation: Operation, document: Json, ownKeyId: number): fc.A
       if (broken?.startsWith('body:') && body && typeof body === 'object') {
         const fields = { ...(body as Json) };
         const names = Object.keys(fields);
-        if (broken === 'body:missing' && names.length) delete fields[names[mutation![2] % names.length]!];
+        if (broken === 'body:missing' && names.length) delete fields[names[mutation![2] % names.length]];
         if (broken === 'body:extra') fields.zzz = 1;
         if (broken === 'body:field') {
-          const all = Object.keys((operation.body?.$ref ? resolve(document, operation.body.$ref) : operation.body)!.properties ?? {});
-          if (all.length) fields[all[mutation![2] % all.length]!] = mutation![1];
+          const all = Object.keys(
+            (operation.body?.$ref ? resolve(document, operation.body.$ref) : operation.body)!.properties ?? {},
+          );
+          if (all.length) fields[all[mutation![2] % all.length]] = mutation![1];
         }
         out.body = fields;
       }
@@ -257,7 +263,9 @@ class Judge {
       if (r.query.filter(([n]) => n === name).length > 1) return `${name} given twice`;
       if (!operation.parameters.some((p) => p.in === 'query' && p.name === name)) return `unknown parameter ${name}`;
     }
-    for (const [i, p] of (this.document.paths[operation.template][operation.method.toLowerCase()].parameters as Parameter[]).entries()) {
+    for (const [i, p] of (
+      this.document.paths[operation.template][operation.method.toLowerCase()].parameters as Parameter[]
+    ).entries()) {
       if (p.in === 'header') continue;
       const value = p.in === 'path' ? r.path[p.name] : given.get(p.name);
       if (value === undefined) {
@@ -280,61 +288,67 @@ class Judge {
 }
 
 eachBackend('schema-driven fuzzing of every operation of the document', (backend) => {
-  test(`${RUNS} requests over every operation: valid ones never 400, invalid ones always 4xx, none 5xx`, { timeout: 240_000 }, async (t) => {
-    const { app, storage } = await testApp(t, backend, {
-      rateLimit: false,
-      webhooks: { allowPrivate: true },
-    });
-    await seedShop(storage);
-    const own = await createKey(storage.db, 'shop', 'fuzz');
-    const document = JSON.parse((await app.inject('/v2/openapi.json')).body) as Json;
-    const judge = new Judge(document);
-    const operations = operationsOf(document);
-    assert.equal(operations.length, 24, 'every operation of the document is fuzzed');
+  test(
+    `${RUNS} requests over every operation: valid ones never 400, invalid ones always 4xx, none 5xx`,
+    { timeout: 240_000 },
+    async (t) => {
+      const { app, storage } = await testApp(t, backend, {
+        rateLimit: false,
+        webhooks: { allowPrivate: true },
+      });
+      await seedShop(storage);
+      const own = await createKey(storage.db, 'shop', 'fuzz');
+      const document = JSON.parse((await app.inject('/v2/openapi.json')).body) as Json;
+      const judge = new Judge(document);
+      const operations = operationsOf(document);
+      assert.equal(operations.length, 24, 'every operation of the document is fuzzed');
 
-    const tally = new Map<string, { valid: number; invalid: number }>();
-    const requests = fc.oneof(...operations.map((o) => requestOf(o, document, own.id)));
-    await fc.assert(
-      fc.asyncProperty(requests, async (r) => {
-        const { operation } = r;
-        let url = operation.template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(r.path[name] ?? ''));
-        if (r.query.length) url += `?${new URLSearchParams(r.query)}`;
-        const headers: Record<string, string> = { authorization: `Bearer ${own.key}` };
-        if (operation.body) headers['content-type'] = 'application/json';
-        const res = await app.inject({
-          method: operation.method as 'GET',
-          url,
-          headers,
-          payload: operation.body ? JSON.stringify(r.body ?? {}) : undefined,
-        });
-        const why = judge.invalid(r);
-        const count = tally.get(operation.operationId) ?? { valid: 0, invalid: 0 };
-        count[why ? 'invalid' : 'valid']++;
-        tally.set(operation.operationId, count);
-        const said = `${operation.operationId} ${operation.method} ${url} ${JSON.stringify(r.body) ?? ''} (broke ${r.broke ?? 'nothing'}) -> ${res.statusCode} ${res.body.slice(0, 300)}`;
-        assert.ok(res.statusCode < 500, `5xx: ${said}`);
-        if (why) {
-          assert.ok(res.statusCode >= 400, `the document calls it invalid (${why}), the server accepted it: ${said}`);
-        } else if (res.statusCode === 400) {
-          // The one rule a schema cannot state: the inventory fields against the type the product will have.
-          const field = (JSON.parse(res.body) as Json).error?.details?.[0]?.field;
-          assert.ok(
-            operation.operationId === 'updateProduct' && (field === 'in_stock' || field === 'stock_quantity'),
-            `the document calls it valid, the server refused it: ${said}`,
+      const tally = new Map<string, { valid: number; invalid: number }>();
+      const requests = fc.oneof(...operations.map((o) => requestOf(o, document, own.id)));
+      await fc.assert(
+        fc.asyncProperty(requests, async (r) => {
+          const { operation } = r;
+          let url = operation.template.replace(/\{(\w+)\}/g, (_, name: string) =>
+            encodeURIComponent(r.path[name] ?? ''),
           );
-        }
-        if (res.statusCode >= 400 && operation.method !== 'HEAD')
-          assert.equal((JSON.parse(res.body) as Json).error?.status, res.statusCode, said);
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    );
-    // Every operation was tried both ways, or the test proves less than it says.
-    for (const operation of operations) {
-      const count = tally.get(operation.operationId);
-      assert.ok(count && count.valid > 0, `${operation.operationId}: no valid request was made`);
-      if (operation.parameters.length > 1 || operation.body)
-        assert.ok(count.invalid > 0, `${operation.operationId}: no invalid request was made`);
-    }
-    t.diagnostic(`schema fuzz [${backend}]: ${JSON.stringify(Object.fromEntries(tally))}`);
-  });
+          if (r.query.length) url += `?${new URLSearchParams(r.query)}`;
+          const headers: Record<string, string> = { authorization: `Bearer ${own.key}` };
+          if (operation.body) headers['content-type'] = 'application/json';
+          const res = await app.inject({
+            method: operation.method as 'GET',
+            url,
+            headers,
+            payload: operation.body ? JSON.stringify(r.body ?? {}) : undefined,
+          });
+          const why = judge.invalid(r);
+          const count = tally.get(operation.operationId) ?? { valid: 0, invalid: 0 };
+          count[why ? 'invalid' : 'valid']++;
+          tally.set(operation.operationId, count);
+          const said = `${operation.operationId} ${operation.method} ${url} ${JSON.stringify(r.body) ?? ''} (broke ${r.broke ?? 'nothing'}) -> ${res.statusCode} ${res.body.slice(0, 300)}`;
+          assert.ok(res.statusCode < 500, `5xx: ${said}`);
+          if (why) {
+            assert.ok(res.statusCode >= 400, `the document calls it invalid (${why}), the server accepted it: ${said}`);
+          } else if (res.statusCode === 400) {
+            // The one rule a schema cannot state: the inventory fields against the type the product will have.
+            const field = (JSON.parse(res.body) as Json).error?.details?.[0]?.field;
+            assert.ok(
+              operation.operationId === 'updateProduct' && (field === 'in_stock' || field === 'stock_quantity'),
+              `the document calls it valid, the server refused it: ${said}`,
+            );
+          }
+          if (res.statusCode >= 400 && operation.method !== 'HEAD')
+            assert.equal((JSON.parse(res.body) as Json).error?.status, res.statusCode, said);
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+      // Every operation was tried both ways, or the test proves less than it says.
+      for (const operation of operations) {
+        const count = tally.get(operation.operationId);
+        assert.ok(count && count.valid > 0, `${operation.operationId}: no valid request was made`);
+        if (operation.parameters.length > 1 || operation.body)
+          assert.ok(count.invalid > 0, `${operation.operationId}: no invalid request was made`);
+      }
+      t.diagnostic(`schema fuzz [${backend}]: ${JSON.stringify(Object.fromEntries(tally))}`);
+    },
+  );
 });

@@ -49,7 +49,7 @@ export const ChangesQuery = Type.Object(
 const RECORD_OF = { product: 'Product', category: 'FeedCategory', plan: 'Plan', user: 'User', order: 'Order' } as const;
 
 /** `ProductChange`, `CategoryChange` …: the component that the discriminator maps a type to. */
-export const changeSchemaName = (type: keyof typeof RECORD_OF) => `${type[0]!.toUpperCase()}${type.slice(1)}Change`;
+export const changeSchemaName = (type: keyof typeof RECORD_OF) => `${type[0].toUpperCase()}${type.slice(1)}Change`;
 
 /**
  * One entry per type, each a shared schema, so that the document's `oneOf` can carry an
@@ -76,10 +76,10 @@ export const CHANGE_ENTRIES = CHANGE_TYPES.map((type) =>
 // Unsafe: a union of $refs has no static type of its own (the handler's FeedPage has).
 export const ChangeEntry = Type.Unsafe<unknown>({
   oneOf: CHANGE_TYPES.map((type) => ({ $ref: changeSchemaName(type) })),
-    discriminator: {
-      propertyName: 'type',
-      mapping: Object.fromEntries(CHANGE_TYPES.map((t) => [t, `#/components/schemas/${changeSchemaName(t)}`])),
-    },
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(CHANGE_TYPES.map((t) => [t, `#/components/schemas/${changeSchemaName(t)}`])),
+  },
 });
 
 export const ChangeList = Type.Object(

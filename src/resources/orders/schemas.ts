@@ -46,7 +46,10 @@ export const OrderListQuery = Type.Object(
       Type.Enum(PAYMENT_STATUSES, { description: 'only orders with this payment status', examples: ['paid'] }),
     ),
     fulfillment_status: Type.Optional(
-      Type.Enum(FULFILLMENT_STATUSES, { description: 'only orders with this fulfillment status', examples: ['shipped'] }),
+      Type.Enum(FULFILLMENT_STATUSES, {
+        description: 'only orders with this fulfillment status',
+        examples: ['shipped'],
+      }),
     ),
     is_canceled: Type.Optional(Flag),
     is_archived: Type.Optional(Flag),

@@ -79,7 +79,8 @@ export const ProductListQuery = Type.Object(
         pattern: '^0*[1-9][0-9]*(,0*[1-9][0-9]*)*$',
         // 100 ids of 16 digits and their commas; repeats count once towards the 100.
         maxLength: MAX_IDS_LENGTH,
-        description: 'a comma-separated list of 1 to 100 positive integer ids (at most 9007199254740991; a repeat counts once)',
+        description:
+          'a comma-separated list of 1 to 100 positive integer ids (at most 9007199254740991; a repeat counts once)',
         examples: ['1,2,3'],
       }),
     ),
@@ -106,7 +107,12 @@ export const ProductUpdate = Type.Object(
   {
     // \S: not only white space (the same characters String.prototype.trim removes).
     name: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 128, pattern: '\\S', description: '1 to 128 characters, not only white space' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: '\\S',
+        description: '1 to 128 characters, not only white space',
+      }),
     ),
     price: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 })),
     inventory_type: Type.Optional(InventoryType),

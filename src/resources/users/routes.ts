@@ -45,7 +45,8 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getUser',
       summary: 'Get a user',
-      description: 'The user with its subscriptions, in stored order. An unknown id, or one of another project, is 404.',
+      description:
+        'The user with its subscriptions, in stored order. An unknown id, or one of another project, is 404.',
       tags: ['users'],
       params: UserParams,
       querystring: EmptyQuery,
