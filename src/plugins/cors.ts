@@ -1,5 +1,5 @@
 import cors, { type FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 // Shops call the public part straight from browser pages of any origin (docs/API.md, "HTTP
@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 // Storefront-Version, the rate-limit headers, the request id and WWW-Authenticate. No cookies
 // are used, so none are allowed. A preflight allows the methods its path serves (DELETE on a
 // webhook endpoint, say), as the 405 answers' Allow header lists them. /metrics is read by
-// scrapers, not browsers: it carries no CORS header at all.
+// scrapers, not browsers: it carries no CORS header at all (its route says `cors: false`).
 
 const ALLOWED_HEADERS = [
   'Authorization',
@@ -67,12 +67,19 @@ export default fp(
         }));
       return routes.find((r) => r.pattern.test(path))?.methods ?? DEFAULT_METHODS;
     };
-    await app.register(cors, {
-      delegator: (request: FastifyRequest, callback) => {
-        const path = request.url.split('?')[0];
-        if (NO_CORS.has(path)) return callback(null, { origin: false });
-        callback(null, { ...base, methods: request.method === 'OPTIONS' ? methodsOf(path) : DEFAULT_METHODS });
-      },
+    // Static options (a delegator would add `Vary: Origin` to every answer, for nothing: the
+    // origin is always *). The preflight's methods are then set per path as it goes out.
+    await app.register(cors, { ...base, methods: DEFAULT_METHODS });
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.method !== 'OPTIONS') return done(null, payload);
+      const path = request.url.split('?')[0]!;
+      if (NO_CORS.has(path)) {
+        for (const name of Object.keys(reply.getHeaders()))
+          if (name.startsWith('access-control-')) reply.removeHeader(name);
+      } else if (reply.hasHeader('access-control-allow-methods')) {
+        reply.header('access-control-allow-methods', methodsOf(path).join(', '));
+      }
+      done(null, payload);
     });
   },
   { name: 'cors' },

@@ -91,7 +91,8 @@ export default fp(
       done();
     });
 
-    app.get('/metrics', async (request, reply) => {
+    // Scrapers are servers, not browser pages: no CORS header (src/plugins/cors.ts).
+    app.get('/metrics', { config: { cors: false } }, async (request, reply) => {
       if (options.token && !sameSecret(request.headers.authorization ?? '', `Bearer ${options.token}`)) {
         throw new ApiError(401, 'metrics need Authorization: Bearer <METRICS_TOKEN>');
       }
