@@ -66,16 +66,29 @@ export async function startServer(
   probe: string,
   env: Record<string, string> = {},
 ): Promise<Server> {
+  // The server's output is kept (its last 16 KiB, stdout and stderr together): when it dies,
+  // during start-up or mid-run, what it said is printed, instead of only a client's
+  // "fetch failed" (bench --smoke once failed so, and nobody could tell why).
   const child = track(
-    spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] }),
+    spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
   );
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
+  let output = '';
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-16_384);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   let exited = false;
-  child.on('exit', () => (exited = true));
+  child.on('exit', (code, signal) => {
+    exited = true;
+    if (stopping.has(child)) return;
+    process.stderr.write(
+      `bench: the server (${args.join(' ')}) died: ${signal ?? `exit ${code}`}; its last output:\n${output.trim()}\n`,
+    );
+  });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (exited) throw new Error(`${args.join(' ')} exited: ${err.trim().split('\n').pop()}`);
+    if (exited) throw new Error(`${args.join(' ')} exited: ${output.trim().split('\n').pop()}`);
     try {
       await fetch(url + probe);
       break;
@@ -86,8 +99,12 @@ export async function startServer(
   return { url, pid: child.pid!, stop: () => stop(child) };
 }
 
+/** Servers being stopped on purpose: their exit is no news. */
+const stopping = new WeakSet<ChildProcess>();
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
+  stopping.add(child);
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;

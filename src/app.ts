@@ -34,6 +34,7 @@ import webhooks, { type WebhookOptions } from './plugins/webhooks.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
+import { CHANGE_ENTRIES } from './resources/changes/schemas.js';
 import { keyRoutes } from './resources/keys/routes.js';
 import { Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
@@ -121,7 +122,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key, WebhookEndpoint])
+  for (const schema of [
+    ErrorBody,
+    Product,
+    Category,
+    FeedCategory,
+    Plan,
+    User,
+    Order,
+    Key,
+    WebhookEndpoint,
+    ...CHANGE_ENTRIES,
+  ])
     app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);

@@ -114,7 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config: Config = {
     port,
     host: overrides.host ?? env.HOST ?? '127.0.0.1',
-    databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || DEFAULT_DATABASE_URL),
+    databaseUrl: overrides.databaseUrl ?? databaseUrlOf(env),
     databasePoolSize: overrides.databasePoolSize ?? parsePoolSize(env.DATABASE_POOL_SIZE ?? '10'),
     databaseStatementTimeoutMs:
       overrides.databaseStatementTimeoutMs ??
@@ -126,7 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: overrides.trustProxy ?? parseTrustProxy(env.TRUST_PROXY),
     metricsToken: overrides.metricsToken ?? (env.METRICS_TOKEN || undefined),
     cdnMaxAge: overrides.cdnMaxAge ?? (env.CDN_MAX_AGE ? parseCount('CDN_MAX_AGE', env.CDN_MAX_AGE, 0) : undefined),
-    webhookAllowPrivate: overrides.webhookAllowPrivate ?? env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookAllowPrivate: overrides.webhookAllowPrivate ?? webhookAllowPrivate(env),
     changesRetentionDays: overrides.changesRetentionDays ?? parseRetentionDays(env.CHANGES_RETENTION_DAYS),
     noColor: overrides.noColor ?? Boolean(env.NO_COLOR),
     rateLimit: overrides.rateLimit ?? {
@@ -191,6 +191,16 @@ export const changesRetentionDays = readOnce(() => parseRetentionDays(process.en
  * (src/changes/ordering.ts); test/changes/convergence sets it for the processes it starts.
  */
 export const brokenChangeOrder = readOnce(() => process.env.STOREFRONT_BROKEN_CHANGE_ORDER === '1');
+
+/** The storage URL a CLI command uses when not given --database: DATABASE_URL, then the SQLite default. */
+export function databaseUrlOf(env: NodeJS.ProcessEnv = process.env): string {
+  return env.DATABASE_URL || DEFAULT_DATABASE_URL;
+}
+
+/** WEBHOOK_ALLOW_PRIVATE=1: webhook URLs may resolve to loopback, private and link-local addresses. */
+export function webhookAllowPrivate(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.WEBHOOK_ALLOW_PRIVATE === '1';
+}
 
 /** `read`'s value, computed at the first call (a failed read throws, and is tried again). */
 function readOnce<T>(read: () => T): () => T {

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { DEFAULT_DATABASE_URL } from '../config.js';
+import { databaseUrlOf } from '../config.js';
 import { type ConnectOptions, type Storage, connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { HelpRequested, type OptionSpecs, asksForHelp, placeholder } from './help.js';
@@ -29,6 +29,17 @@ export function parse(command: string, args: string[], options: OptionSpecs, pos
   const specs: OptionSpecs = { ...databaseOption, ...options };
   for (const [name, { type, short, multiple }] of Object.entries(specs))
     config[name] = { type, ...(short === undefined ? {} : { short }), ...(multiple === undefined ? {} : { multiple }) };
+  // parseArgs reads `-1` as an unknown option, or as a missing value after an option ("argument
+  // is ambiguous"): say plainly that no argument of this CLI is a negative number.
+  args.forEach((arg, i) => {
+    if (!/^-[0-9]/.test(arg)) return;
+    const before = args[i - 1];
+    const option = before?.startsWith('--') && specs[before.slice(2)]?.type === 'string' ? before : undefined;
+    throw new CliError(
+      `storefront ${command}: ${option ? `${option} ` : ''}"${arg}" is negative; ids, counts and durations are positive (0 where a duration may be none)`,
+      2,
+    );
+  });
   let parsed;
   try {
     parsed = parseArgs({ args, options: config, allowPositionals: true, strict: true });
@@ -49,7 +60,7 @@ export function parse(command: string, args: string[], options: OptionSpecs, pos
 }
 
 export function databaseUrl(values: Record<string, unknown>): string {
-  return (values.database as string | undefined) || process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  return (values.database as string | undefined) || databaseUrlOf();
 }
 
 /** A storage whose schema is up to date; `applied` names the migrations this opening ran. */

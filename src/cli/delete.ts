@@ -22,7 +22,8 @@ export async function deleteCommand(args: string[]): Promise<void> {
   const handles = new Set<string>();
   for (const ref of refs) {
     if (/^[0-9]+$/.test(ref) && Number(ref) >= 1 && Number.isSafeInteger(Number(ref))) ids.add(Number(ref));
-    else if (resource.handles && ref.length <= 128 && HANDLE.test(ref)) handles.add(ref);
+    // A handle is never all digits: `0` or an id past 2^53-1 cannot name anything (exit 2).
+    else if (resource.handles && !/^[0-9]+$/.test(ref) && ref.length <= 128 && HANDLE.test(ref)) handles.add(ref);
     else
       throw new CliError(
         `storefront delete: "${ref}" is not a ${resource.type} id${resource.handles ? ' or handle' : ' (a positive integer)'}`,

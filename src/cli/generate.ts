@@ -1,5 +1,6 @@
 import { generate } from '../generate/generate.js';
 import { PROJECT_ID } from '../resources/projects/repository.js';
+import { countsOf } from './plural.js';
 import { CliError, parse, withStorage } from './context.js';
 
 const COUNT = /^\d{1,9}$/;
@@ -45,8 +46,12 @@ export async function generateCommand(args: string[]): Promise<void> {
   if (tty) process.stderr.write('\r\x1b[K');
   const c = summary.counts;
   const k = summary.kept;
-  const kept = k.categories || k.plans ? `; kept its ${k.categories} categories and ${k.plans} plans` : '';
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  const kept =
+    k.categories || k.plans
+      ? `; kept its ${n(k.categories, 'category', 'categories')} and ${n(k.plans, 'plan', 'plans')}`
+      : '';
   process.stdout.write(
-    `generated into ${summary.projectId}: ${c.categories} categories, ${c.products} products, ${c.plans} plans, ${c.users} users, ${c.orders} orders (${((Date.now() - started) / 1000).toFixed(1)} s)${kept}\n`,
+    `generated into ${summary.projectId}: ${countsOf(c)} (${((Date.now() - started) / 1000).toFixed(1)} s)${kept}\n`,
   );
 }

@@ -1,5 +1,6 @@
 import { ImportError, importFile } from '../import/import.js';
 import { RESOURCES } from '../resources/registry.js';
+import { countsOf } from './plural.js';
 import { CliError, parse, withStorage } from './context.js';
 
 export async function importCommand(args: string[]): Promise<void> {
@@ -21,9 +22,9 @@ export async function importCommand(args: string[]): Promise<void> {
       { sqliteCacheMiB: 128, sqliteReaders: 1 },
     );
     if (tty) process.stderr.write('\r\x1b[K');
-    const counts = RESOURCES.map(({ kind }) => `${summary.counts[kind]} ${kind}`).join(', ');
+    const counts = countsOf(summary.counts);
     const deleted = RESOURCES.some(({ kind }) => summary.deleted[kind] > 0)
-      ? `; deleted ${RESOURCES.map(({ kind }) => `${summary.deleted[kind]} ${kind}`).join(', ')}`
+      ? `; deleted ${countsOf(summary.deleted)}`
       : '';
     process.stdout.write(
       `imported into ${summary.projectId}: ${counts}${deleted} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,

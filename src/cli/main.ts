@@ -56,7 +56,7 @@ export async function main(argv: string[]): Promise<void> {
     if (e.code !== 'EPIPE') throw e;
     process.exit(0);
   });
-  let [command, ...args] = argv;
+  let [command, ...args] = hoistDatabase(argv);
   if (command === 'help' && args.length) [command, ...args] = [...args, '--help'];
   if (!command || command === 'help' || HELP_FLAG.test(command)) {
     const list = commandList(ABOUT);
@@ -91,3 +91,18 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 const HELP_FLAG = /^(--help|-h)$/;
+
+/**
+ * `storefront --database URL project list`: the one option every command takes may also come
+ * before the command; it is moved behind it, where the command's own parsing reads it.
+ */
+function hoistDatabase(argv: string[]): string[] {
+  const rest = [...argv];
+  const moved: string[] = [];
+  while (rest[0] === '--database' || rest[0]?.startsWith('--database=')) {
+    const option = rest.shift()!;
+    moved.push(option);
+    if (option === '--database' && rest.length > 0) moved.push(rest.shift()!);
+  }
+  return [...rest, ...moved];
+}

@@ -1,8 +1,9 @@
-import { type Kind, RESOURCES } from '../resources/registry.js';
+import type { Kind } from '../resources/registry.js';
 import { deleteProject, listProjectsWithCounts } from '../resources/projects/admin.js';
 import { CURRENCY, PROJECT_ID, findProject, saveProject } from '../resources/projects/repository.js';
 import { CliError, parse, withStorage } from './context.js';
 import { writeProject } from '../writes/write-project.js';
+import { countsOf } from './plural.js';
 
 const USAGE =
   'storefront project create <project_id> --name <text> --currency <ISO 4217> | project list | project delete <project_id> --yes';
@@ -45,7 +46,7 @@ async function create(rest: string[]): Promise<void> {
 }
 
 function describeCounts(counts: Record<Kind, number>): string {
-  return RESOURCES.map(({ kind }) => `${counts[kind]} ${kind}`).join(', ');
+  return countsOf(counts);
 }
 
 /** One project a line, tab-separated: id, name, currency, its record counts. */

@@ -1,7 +1,9 @@
+import { webhookAllowPrivate } from '../config.js';
 import { parseDuration } from '../keys/duration.js';
 import { findProject } from '../resources/projects/repository.js';
 import { AddressRefused, checkEndpointUrl } from '../webhooks/address-guard.js';
 import {
+  DEFAULT_SECRET_OVERLAP_SECONDS,
   MAX_SECRET_OVERLAP_SECONDS,
   TooManyEndpoints,
   createEndpoint,
@@ -59,7 +61,7 @@ async function create(args: string[]): Promise<void> {
   const [projectId, url] = positionals;
   const events = values.events === undefined ? undefined : eventList(values.events as string);
   try {
-    await checkEndpointUrl(url, process.env.WEBHOOK_ALLOW_PRIVATE === '1');
+    await checkEndpointUrl(url, webhookAllowPrivate());
   } catch (e) {
     if (e instanceof AddressRefused) throw new CliError(`storefront webhook create: the URL ${e.message}`, 2);
     throw e;
@@ -159,15 +161,15 @@ async function roll(args: string[]): Promise<void> {
       overlap: {
         type: 'string',
         value: '<n>',
-        help: 'how long the old secret also signs (30m, 24h, 7d; default 0: it stops at once)',
+        help: 'how long the old secret also signs (30m, 24h, 7d; default 24h; 0: it stops at once)',
       },
     },
     ['endpoint_id'],
   );
   const id = endpointId('webhook roll-secret', positionals[0]);
-  let overlap = 0;
+  let overlap = DEFAULT_SECRET_OVERLAP_SECONDS;
   if (values.overlap !== undefined) {
-    const n = parseDuration(values.overlap as string);
+    const n = values.overlap === '0' ? 0 : parseDuration(values.overlap as string);
     if (n === undefined || n > MAX_SECRET_OVERLAP_SECONDS)
       throw new CliError(
         `storefront webhook roll-secret: --overlap must be a whole number followed by s, m, h or d, at most ${MAX_SECRET_OVERLAP_SECONDS / 86_400}d`,
@@ -182,6 +184,7 @@ async function roll(args: string[]): Promise<void> {
     process.stderr.write(
       `both secrets sign until ${new Date(rolled.info.previous_secret_until * 1000).toISOString()}, then only the new one\n`,
     );
+  else process.stderr.write('the old secret stopped signing at once\n');
 }
 
 function endpointId(command: string, text: string): number {

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -79,7 +79,7 @@ function connectSqlite(path: string, options: ConnectOptions): Storage {
   const readers = options.sqliteReaders ?? 0;
   const cacheMiB = options.sqliteCacheMiB;
   if (path === '') throw new StorageUrlError('sqlite: needs a file path, e.g. sqlite:./data/storefront.db');
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') ensureFolder(path);
   const sqlite = new SQLite(path);
   // WAL lets readers run beside a writer (the reader threads, another process), and it
   // stays set in the file; the other settings are per connection (sqlite-pragmas.ts).
@@ -269,4 +269,17 @@ function sessionOptions(options: ConnectOptions): string {
 /** The URL without its password, for messages and logs. */
 export function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+/**
+ * A database file's folder must exist: `sqlite:/typo/dir/x.db` is an error naming the path,
+ * not a new empty shop in folders made on the way. Only the default database's folder
+ * (./data, what `npm start` uses on a fresh checkout) is made when missing.
+ */
+function ensureFolder(path: string): void {
+  const folder = dirname(path);
+  if (existsSync(folder)) return;
+  if (resolve(folder) !== resolve('data'))
+    throw new StorageUrlError(`cannot open sqlite:${path}: the folder ${folder} does not exist (create it first)`);
+  mkdirSync(folder, { recursive: true });
 }

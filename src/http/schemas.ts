@@ -83,14 +83,20 @@ export const ProjectId = Type.String({
 });
 export const ProjectParams = Type.Object({ project_id: ProjectId });
 
-/** `<plan_id>`, `<user_id>`, `<order_id>`: digits only. */
-export const PathId = (what: string, example = '1') =>
-  Type.String({ pattern: '^[0-9]+$', description: `${what} id`, examples: [example] });
+/**
+ * `<plan_id>`, `<user_id>`, `<order_id>`, key and endpoint ids: integers, as the records' ids
+ * are, so that a generated client takes `order.id` as it is. The segment is converted strictly
+ * before validation (coerceParams: plain digits only); anything else stays a string, fails
+ * `type`, and is a 404 like any id that names nothing.
+ */
+export const PathId = (what: string, example = 1) =>
+  Type.Integer({ minimum: 1, maximum: MAX_ID, description: `${what} id`, examples: [example] });
 
-/** `<product>`, `<category>`: all digits is an id, anything else a handle. */
+/** `<product>`, `<category>`: all digits is an id, anything else a handle (at most 128 characters). */
 export const IdOrHandle = (what: string, example: string) =>
   Type.String({
     pattern: '^([0-9]+|[a-z0-9]+(-[a-z0-9]+)*)$',
-    description: `${what} id, or its handle`,
+    maxLength: 128,
+    description: `${what} id (digits), or its handle (at most 128 characters)`,
     examples: [example],
   });

@@ -26,6 +26,21 @@ export function coerceQuery(request: FastifyRequest): void {
   }
 }
 
+/**
+ * Path ids are integers in the route schemas (PathId). A segment of plain digits becomes its
+ * number; any other segment is left a string, which then fails `type` and is answered 404
+ * (src/http/error-mapping.ts), never loosely coerced as Ajv would (`1e3`, `0x10`, ` 5`).
+ */
+export function coerceParams(request: FastifyRequest): void {
+  const schema = request.routeOptions.schema?.params as JsonSchema | undefined;
+  const params = request.params as Record<string, unknown> | undefined;
+  if (!schema?.properties || !params || typeof params !== 'object') return;
+  for (const [name, value] of Object.entries(params)) {
+    if (schema.properties[name]?.type === 'integer' && typeof value === 'string' && /^[0-9]+$/.test(value))
+      params[name] = Number(value);
+  }
+}
+
 // No text this API stores or matches may hold a NUL character (PostgreSQL cannot store
 // one, and SQLite would cut the text there) or an unpaired UTF-16 surrogate (not Unicode:
 // PostgreSQL would store a replacement character, SQLite bytes that read back mangled).

@@ -5,9 +5,10 @@
 // stay untouched. A component that refers to itself is unrolled to a bounded depth
 // (bound-recursion.ts), for tools that cannot follow a cycle. Tags that no operation uses are dropped too, so that the list in /docs
 // always matches the routes that exist. Error answers become $refs to shared responses
-// (shared-responses.ts).
+// (shared-responses.ts), and every answer names the RateLimit-* headers (rate-limit-headers.ts).
 
 import { boundRecursion } from './bound-recursion.js';
+import { addRateLimitHeaders } from './rate-limit-headers.js';
 import { shareErrorResponses } from './shared-responses.js';
 
 type Json = unknown;
@@ -17,6 +18,7 @@ export function cleanDocument(document: Record<string, unknown>): Record<string,
   const components = out.components as { schemas?: Record<string, Record<string, unknown>> } | undefined;
   if (components?.schemas) components.schemas = boundRecursion(components.schemas);
   shareErrorResponses(out);
+  addRateLimitHeaders(out);
   const used = new Set<string>();
   for (const item of Object.values((out.paths ?? {}) as Record<string, Record<string, { tags?: string[] }>>)) {
     for (const operation of Object.values(item)) for (const tag of operation.tags ?? []) used.add(tag);

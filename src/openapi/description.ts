@@ -23,6 +23,11 @@ export const TAGS = [
       'The change feed: every record written, hidden or deleted since a cursor, in commit order. Public for products, categories and plans.',
   },
   { name: 'keys', description: "The project's API keys: list, create, revoke, roll. A key with keys:manage required." },
+  {
+    name: 'webhooks',
+    description:
+      "The project's webhook endpoints, their deliveries, replays and secret rolls. A key with webhooks:manage required.",
+  },
 ];
 
 // The first entry is relative: the server that served the document (what /docs calls). The

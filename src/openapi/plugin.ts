@@ -32,7 +32,12 @@ async function openapi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Storefront API', version: VERSION, description: API_DESCRIPTION },
+      info: {
+        title: 'Storefront API',
+        version: VERSION,
+        description: API_DESCRIPTION,
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+      },
       tags: TAGS,
       servers: SERVERS,
       components: {

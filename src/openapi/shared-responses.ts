@@ -44,7 +44,7 @@ const SHARED: Record<string, SharedResponse> = {
     status: 429,
     description: 'too many requests from this address or key; wait Retry-After seconds',
     headers: {
-      'Retry-After': { description: 'seconds until the budget refills', schema: { type: 'string' } },
+      'Retry-After': { description: 'seconds until the budget refills', schema: { type: 'integer', minimum: 0 } },
     },
   },
   InternalError: { status: 500, description: 'an unexpected failure; the message never carries details' },

@@ -6,7 +6,10 @@ import { ApiError } from '../errors.js';
 
 // Prometheus metrics at /metrics. Each app has its own registry (tests build many apps in
 // one process). Routes are labelled by their pattern, never the raw URL, so that the number
-// of series stays bounded whatever clients send.
+// of series stays bounded whatever clients send. Nothing is labelled by project or key:
+// /metrics is open unless METRICS_TOKEN is set, and which keys exist and how busy each is
+// belongs to the project's own key list (`last_used_at`), not to whoever can reach the port
+// (keys made over HTTP would also add a series each, for the life of the process).
 
 export interface Metrics {
   registry: Registry;
@@ -41,14 +44,6 @@ export default fp(
       help: 'Time from request to answer',
       labelNames,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
-    // By key id (never the secret), so that an operator sees which key is busy; ids are as
-    // many as the keys that were used, a bounded set.
-    const byKey = new Counter({
-      name: 'storefront_requests_by_key_total',
-      help: 'Requests answered after their API key was accepted, by key id',
-      labelNames: ['key_id'],
       registers: [registry],
     });
     const cacheHits = new Counter({
@@ -87,7 +82,6 @@ export default fp(
         status: String(reply.statusCode),
       };
       requests.inc(labels);
-      if (request.apiKeyId != null) byKey.inc({ key_id: String(request.apiKeyId) });
       duration.observe(labels, reply.elapsedTime / 1000);
       // An ETag revalidation that saved sending the body is the HTTP cache's hit.
       if (request.method === 'GET' || request.method === 'HEAD') {
@@ -97,7 +91,8 @@ export default fp(
       done();
     });
 
-    app.get('/metrics', async (request, reply) => {
+    // Scrapers are servers, not browser pages: no CORS header (src/plugins/cors.ts).
+    app.get('/metrics', { config: { cors: false } }, async (request, reply) => {
       if (options.token && !sameSecret(request.headers.authorization ?? '', `Bearer ${options.token}`)) {
         throw new ApiError(401, 'metrics need Authorization: Bearer <METRICS_TOKEN>');
       }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
-import { coerceQuery, rejectNul } from '../http/validation.js';
+import { coerceParams, coerceQuery, rejectNul } from '../http/validation.js';
 
 // Before the schemas judge a request (docs/API.md, "Conventions" and "Errors"): query strings are converted
 // strictly (plain digits, exact true/false; a parameter given twice is a 400), no text may
@@ -26,6 +26,7 @@ export default fp(
     app.addHook('preValidation', (request, _reply, done) => {
       try {
         coerceQuery(request);
+        coerceParams(request);
         rejectNul(request.body, 'body');
         if (request.routeOptions.schema?.body && !request.headers['content-type']) {
           throw new ApiError(415, 'request body must be sent as Content-Type: application/json');

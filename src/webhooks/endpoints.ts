@@ -38,6 +38,8 @@ export function endpointInfo(row: EndpointRow, nowS: number): EndpointInfo {
 }
 
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
+/** A secret roll keeps the old secret signing this long unless told otherwise (CONTRACT 13): a receiver not yet given the new one goes on verifying. */
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 86_400;
 export const MAX_SECRET_OVERLAP_SECONDS = 7 * 86_400;
 
 export class TooManyEndpoints extends Error {}

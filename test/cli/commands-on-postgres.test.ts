@@ -2,17 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import { MIXED_PROJECT, mixedCatalog } from '../support/mixed-catalog.js';
 import { adminQuery, freshDatabase } from '../support/pg-database.js';
 import { runCli, startServe } from '../support/processes.js';
 import { PG_SKIP } from '../support/storage.js';
+import { suite } from '../support/suite.js';
 
 // Every CLI command with DATABASE_URL=postgres://… , run as the real process. The import
 // and export round trip is checked against SQLite: the same file in, the same bytes out.
 
 // The timeout guards against a hang, not speed: on a loaded 2-core machine the suite has taken over 90 s.
-describe('the CLI on PostgreSQL', { skip: PG_SKIP, timeout: 300_000 }, () => {
+suite('the CLI on PostgreSQL', { skip: PG_SKIP, timeout: 300_000 }, () => {
   test('project, import, export, key create/list/revoke, serve', async (t) => {
     const db = await freshDatabase(t, 'sf_cli');
     const env = { DATABASE_URL: db.url };

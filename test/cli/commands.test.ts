@@ -97,7 +97,7 @@ describe('storefront CLI', () => {
     );
     const r = cli(['import', good, '--database', db]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^imported into acme: 0 categories, 1 products, 0 plans, 0 users, 0 orders/);
+    assert.match(r.stdout, /^imported into acme: 0 categories, 1 product, 0 plans, 0 users, 0 orders/);
 
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(

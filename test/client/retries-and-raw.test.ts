@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { test } from 'node:test';
-import { ApiError, NetworkError, createClient } from '../../src/client/index.js';
+import { ApiError, NetworkError, createClient, memoryCache } from '../../src/client/index.js';
 import { eachBackend } from '../support/each-backend.js';
 import { sharedLiveServer } from '../support/live-server.js';
 
@@ -105,5 +105,21 @@ eachBackend('client raw answers', (backend) => {
     const error = await api('/plans/', { headers: { 'If-None-Match': raw.etag! } }).catch((e: unknown) => e);
     assert.ok(error instanceof ApiError && error.status === 304 && error.code === 'not_modified');
     assert.match(error.message, /raw: true/);
+  });
+
+  test('with a cache, a GET the caller did not make conditional is a 200 from the cache, flagged', async () => {
+    const { api } = createClient({ baseUrl: shop.baseUrl, projectId: 'shop', cache: memoryCache() });
+    const first = await api<{ data: unknown[] }>('/plans/', { raw: true });
+    assert.equal(first.status, 200);
+    assert.equal(first.fromCache, false);
+    const second = await api<{ data: unknown[] }>('/plans/', { raw: true });
+    assert.equal(second.status, 200); // the server said 304 to the cache's If-None-Match
+    assert.equal(second.fromCache, true);
+    assert.deepEqual(second.body, first.body);
+    assert.equal(second.etag, first.etag);
+    // the caller's own If-None-Match still gets its 304
+    const own = await api('/plans/', { raw: true, headers: { 'if-none-match': first.etag! } });
+    assert.equal(own.status, 304);
+    assert.equal(own.fromCache, false);
   });
 });

@@ -43,6 +43,28 @@ test(
       assert.equal(list.meta.total, 6);
     });
 
+    await t.test('a cross-origin DELETE with a key passes its preflight (CONTRACT 8, issue 29)', async () => {
+      const answer = await page.evaluate(
+        async ([base, secret]) => {
+          // Authorization and DELETE are not CORS-safelisted: the browser sends a preflight
+          // first, and refuses the request itself ("Failed to fetch") unless it allows both.
+          const response = await fetch(`${base}/v2/projects/shop/webhooks/999999`, {
+            method: 'DELETE',
+            headers: { Authorization: `Bearer ${secret}`, 'Idempotency-Key': 'browser-1' },
+          });
+          return {
+            status: response.status,
+            code: ((await response.json()) as { error: { code: string } }).error.code,
+            remaining: response.headers.get('RateLimit-Remaining'),
+          };
+        },
+        [api, key] as const,
+      );
+      assert.equal(answer.status, 404);
+      assert.equal(answer.code, 'not_found');
+      assert.match(String(answer.remaining), /^[0-9]+$/, 'an exposed header is readable');
+    });
+
     await t.test("api('/products/<handle>') resolves to the product", async () => {
       const product = await page.evaluate(() =>
         storefront.api<{ id: number; name: string; price: number }>('/products/alpha'),

@@ -22,7 +22,17 @@ eachBackend('HTTP behaviour', (backend) => {
     }
     const r = await call(t.app, 'GET', `${P}/products/`, { headers: { origin: 'https://shop.example' } });
     const exposed = String(r.headers['access-control-expose-headers']).toLowerCase();
-    for (const h of ['etag', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'])
+    // CONTRACT 8: ETag, Location, Storefront-Version and the rate-limit headers.
+    for (const h of [
+      'etag',
+      'location',
+      'storefront-version',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'ratelimit-policy',
+      'retry-after',
+    ])
       assert.ok(exposed.includes(h), h);
     assert.equal(r.headers['access-control-allow-credentials'], undefined);
   });
@@ -33,15 +43,53 @@ eachBackend('HTTP behaviour', (backend) => {
     assert.equal(r.headers['access-control-allow-origin'], '*');
     assert.deepEqual(String(r.headers['access-control-allow-methods']).split(/, ?/).sort(), ['GET', 'HEAD', 'POST']);
     const allowed = String(r.headers['access-control-allow-headers']).toLowerCase().split(/, ?/).sort();
-    // CONTRACT 8's four, plus Idempotency-Key and X-Request-Id (docs/SECURITY.md) so that browser code can send them.
+    // CONTRACT 8's seven, plus X-Request-Id so that browser code can send its own.
     assert.deepEqual(allowed, [
       'authorization',
       'content-type',
       'idempotency-key',
       'if-match',
       'if-none-match',
+      'prefer',
+      'storefront-version',
       'x-request-id',
     ]);
+  });
+
+  test('a preflight allows exactly the methods its path serves: DELETE on a webhook endpoint', async () => {
+    const methods = async (url: string, method: string) => {
+      const r = await call(t.app, 'OPTIONS', url, {
+        headers: {
+          origin: 'https://console.example',
+          'access-control-request-method': method,
+          'access-control-request-headers': 'authorization',
+        },
+      });
+      assert.equal(r.status, 204, url);
+      assert.equal(r.headers['access-control-allow-origin'], '*', url);
+      return String(r.headers['access-control-allow-methods']).split(/, ?/).sort();
+    };
+    assert.deepEqual(await methods(`${P}/webhooks/7`, 'DELETE'), ['DELETE']);
+    assert.deepEqual(await methods(`${P}/webhooks/7/`, 'DELETE'), ['DELETE']);
+    assert.deepEqual(await methods(`${P}/webhooks/`, 'POST'), ['GET', 'HEAD', 'POST']);
+    assert.deepEqual(await methods(`${P}/products/charlie?fetch_hidden=true`, 'POST'), ['GET', 'HEAD', 'POST']);
+    assert.deepEqual(await methods(`${P}/categories/`, 'GET'), ['GET', 'HEAD']);
+    // and the DELETE itself, as a browser then sends it, carries CORS too
+    const r = await call(t.app, 'DELETE', `${P}/webhooks/999999`, {
+      headers: { origin: 'https://console.example', ...bearer(key) },
+    });
+    assert.equal(r.status, 404);
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+  });
+
+  test('/metrics carries no CORS header: scrapers are servers, not browser pages', async () => {
+    const r = await call(t.app, 'GET', '/metrics', { headers: { origin: 'https://evil.example' } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['access-control-allow-origin'], undefined);
+    const p = await call(t.app, 'OPTIONS', '/metrics', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
+    assert.equal(p.headers['access-control-allow-origin'], undefined);
   });
 
   test('paths with and without a trailing slash are the same resource', async () => {

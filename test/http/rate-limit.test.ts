@@ -9,6 +9,7 @@ import { createRedis } from '../../src/plugins/rate-limit.js';
 import { testApp } from '../support/app.js';
 import { freePort } from '../support/processes.js';
 import { seedShop } from '../support/shop.js';
+import { suite } from '../support/suite.js';
 
 // Rate limits per client address and per API key, in memory or shared through Redis, and
 // failing open when Redis is away.
@@ -155,7 +156,7 @@ async function proxy(target: URL): Promise<{ url: string; cut(): Promise<void> }
   };
 }
 
-describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
+suite('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
   test('two app instances with their own Redis clients share one budget', async (t) => {
     const a = await ready(createRedis(REDIS_URL!));
     const b = await ready(createRedis(REDIS_URL!));

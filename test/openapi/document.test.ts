@@ -42,7 +42,7 @@ test('shared schemas are components, referred to by local $refs, with no TypeBox
   assert.doesNotMatch(text, /"~[a-z]/i, 'no TypeBox-internal key such as ~kind');
   assert.doesNotMatch(text, /"\$id"/, 'no bare $id');
   for (const [, ref] of text.matchAll(/"\$ref":"([^"]*)"/g)) {
-    const [, kind, name] = /^#\/components\/(schemas|responses)\/(.+)$/.exec(ref) ?? [];
+    const [, kind, name] = /^#\/components\/(schemas|responses|headers)\/(.+)$/.exec(ref) ?? [];
     assert.ok(kind && document.components[kind][name], `$ref ${ref} resolves inside the document`);
   }
   // Category nests itself: the document spells it out NESTING_DEPTH levels deep with no cycle
@@ -70,6 +70,21 @@ test('error answers are described once, as shared responses, with the headers th
   }
   assert.equal(shared.Unauthorized.headers['WWW-Authenticate'].schema.const, 'Bearer');
   assert.ok(shared.TooManyRequests.headers['Retry-After']);
+  // every answer, shared or not, names the rate-limit headers every answer carries (issue 29)
+  const rateLimit = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+  for (const name of rateLimit) assert.ok(document.components.headers[name].schema, name);
+  const answers = [
+    ...Object.values<Json>(shared),
+    ...Object.values<Json>(document.paths).flatMap((item) =>
+      Object.values<Json>(item).flatMap((operation) => Object.values<Json>(operation.responses)),
+    ),
+  ].filter((answer) => !answer.$ref);
+  for (const answer of answers)
+    assert.deepEqual(
+      rateLimit.map((name) => answer.headers?.[name]?.$ref),
+      rateLimit.map((name) => `#/components/headers/${name}`),
+      answer.description,
+    );
   // no error body is spelled out inside an operation
   const operations = JSON.stringify(document.paths);
   assert.doesNotMatch(operations, /"#\/components\/schemas\/Error"/);

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { type TestContext, describe, test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { importDocument } from '../../src/import/import.js';
 import { createKey } from '../../src/keys/repository.js';
 import { ORDER_CLAUSES } from '../../src/resources/products/schemas.js';
 import { MIXED_PRODUCT_COUNT, MIXED_PROJECT, mixedCatalog } from '../support/mixed-catalog.js';
 import { PG_SKIP, openStorage } from '../support/storage.js';
+import { suite } from '../support/suite.js';
 
 // SQLite and PostgreSQL must be interchangeable: the same data and the same requests give
 // byte-identical answers (status, body, ETag, caching headers) on both. The data is
@@ -150,7 +151,7 @@ async function mixedSides(t: TestContext) {
   );
 }
 
-describe('SQLite and PostgreSQL answer byte-identically', { skip: PG_SKIP }, () => {
+suite('SQLite and PostgreSQL answer byte-identically', { skip: PG_SKIP }, () => {
   test('every ordering, filter, search and page, with ETags', async (t) => {
     const sides = await mixedSides(t);
     const list = requests();

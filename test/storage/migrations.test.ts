@@ -8,6 +8,7 @@ import { MIGRATION_NAMES } from '../../src/db/migrate.js';
 import { adminQuery, freshDatabase } from '../support/pg-database.js';
 import { runCli } from '../support/processes.js';
 import { PG_SKIP } from '../support/storage.js';
+import { suite } from '../support/suite.js';
 
 // Migrations are versioned, recorded and idempotent: `storefront migrate` builds the schema
 // once, a second run (or two at once) changes nothing, and the one migration set builds
@@ -74,7 +75,7 @@ function sqliteColumns(path: string): Record<string, string[]> {
   }
 }
 
-describe('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
+suite('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
   test('migrate twice, and twice at once: one recorded run, the schema unchanged', async (t) => {
     const db = await freshDatabase(t, 'sf_migrate');
     const env = { DATABASE_URL: db.url };

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import { sql } from 'kysely';
 import { connect } from '../../src/db/connect.js';
 import { isStorageUnavailable, toApiError } from '../../src/http/error-mapping.js';
 import { adminQuery } from '../support/pg-database.js';
 import { PG_SKIP, PG_URL } from '../support/storage.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { suite } from '../support/suite.js';
 
 // The errors node-postgres really throws when the database cannot answer, each produced for
 // real, must all become 503 `unavailable`; an error of the request itself must not.
@@ -17,7 +18,7 @@ const failure = (work: Promise<unknown>) =>
     (e: unknown) => e as Error & { code?: string },
   );
 
-describe('what pg throws when PostgreSQL is unavailable maps to 503', { skip: PG_SKIP, timeout: 30_000 }, () => {
+suite('what pg throws when PostgreSQL is unavailable maps to 503', { skip: PG_SKIP, timeout: 30_000 }, () => {
   test('refused, cut mid-query, terminated by the server, statement timeout, connect timeout', async (t) => {
     const proxy = new TcpProxy(Number(new URL(PG_URL!).port || 5432));
     t.after(() => proxy.stop());

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { importDocument } from '../../src/import/import.js';
@@ -9,6 +9,7 @@ import { freshDatabase } from '../support/pg-database.js';
 import { startServe } from '../support/processes.js';
 import { PG_SKIP, PG_URL } from '../support/storage.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
+import { suite } from '../support/suite.js';
 
 // A real `storefront serve` process reaches PostgreSQL through a proxy that the test cuts
 // while eight clients keep calling. The process must never exit, must answer every request
@@ -73,7 +74,7 @@ function recoveredAt(samples: Sample[], after: number): number | undefined {
   return lastBad === later.length - 1 ? undefined : later[lastBad + 1].start;
 }
 
-describe('PostgreSQL outage under load, against a real server process', { skip: PG_SKIP, timeout: 120_000 }, () => {
+suite('PostgreSQL outage under load, against a real server process', { skip: PG_SKIP, timeout: 120_000 }, () => {
   test('503 only while the database is away, no exit, recovery within 10 s', async (t) => {
     const db = await freshDatabase(t, 'sf_outage');
     const setup = connect(db.url);

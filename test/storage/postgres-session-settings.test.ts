@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import { sql } from 'kysely';
 import { NAMED_STATEMENTS, connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -7,13 +7,14 @@ import { testApp } from '../support/app.js';
 import { bearer, call } from '../support/request.js';
 import { seedShop } from '../support/shop.js';
 import { PG_SKIP, PG_URL } from '../support/storage.js';
+import { suite } from '../support/suite.js';
 
 // A serving process limits every statement to 5 s, or DATABASE_STATEMENT_TIMEOUT_MS (no request
 // holds a connection for long), and a request whose statement is cancelled answers 503
 // `unavailable`; CLI commands run without a limit (a large import's reference checks may take
 // minutes).
 
-describe('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
+suite('PostgreSQL session settings per use', { skip: PG_SKIP }, () => {
   test('server: 5 s statement timeout by default, or as configured; CLI: none; both name themselves', async (t) => {
     const settings = async (longRunning: boolean, statementTimeoutMs?: number) => {
       const storage = connect(PG_URL!, { longRunning, poolSize: 1, statementTimeoutMs });

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import { sql } from 'kysely';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { importDocument } from '../../src/import/import.js';
 import { PG_SKIP, PG_URL } from '../support/storage.js';
+import { suite } from '../support/suite.js';
 
 // After an import (or generate) PostgreSQL knows the new sizes (ANALYZE) and the new pages are
 // marked all-visible (VACUUM): a deep page's ids then come from the order's index alone,
 // without a table read per skipped row, whether autovacuum runs or not.
 
-describe('PostgreSQL after a bulk write', { skip: PG_SKIP }, () => {
+suite('PostgreSQL after a bulk write', { skip: PG_SKIP }, () => {
   test('an import leaves the tables analyzed and their pages all-visible: deep pages fetch no table rows', async (t) => {
     const schema = `t_vacuum_${Date.now()}`;
     const admin = connect(PG_URL!, { poolSize: 1, longRunning: true });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { importDocument } from '../../src/import/import.js';
@@ -7,13 +7,14 @@ import { MIXED_PROJECT, mixedCatalog } from '../support/mixed-catalog.js';
 import { freshDatabase } from '../support/pg-database.js';
 import { runCli, startServe } from '../support/processes.js';
 import { PG_SKIP } from '../support/storage.js';
+import { suite } from '../support/suite.js';
 
 // Two `storefront serve` processes on one PostgreSQL database, as behind a load balancer:
 // neither caches what the other could change, so a write through one is what the other
 // answers on the very next request (same body, same ETag), and a key revoked with the CLI
 // stops working on both at once.
 
-describe('two API processes on one PostgreSQL database', { skip: PG_SKIP, timeout: 60_000 }, () => {
+suite('two API processes on one PostgreSQL database', { skip: PG_SKIP, timeout: 60_000 }, () => {
   test('writes, ETags and revocations are seen by both at once', async (t) => {
     const db = await freshDatabase(t, 'sf_two');
     const setup = connect(db.url);

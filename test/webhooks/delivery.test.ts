@@ -280,6 +280,13 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     await receiver.waitFor((r) => r.deliveries.length === 2, 'a delivery after the roll');
     assert.equal(String(receiver.deliveries[1].headers['webhook-signature']).split(' ').length, 1);
     assert.deepEqual(receiver.badSignatures, []);
+    assert.equal(again.body.previous_secret_until, null);
+
+    // Without overlap_seconds the old secret keeps signing for 24 hours (CONTRACT 13).
+    const now = Math.floor(Date.now() / 1000);
+    const byDefault = await api('POST', `/webhooks/${endpoint.id}/roll-secret`, {});
+    assert.equal(byDefault.status, 201, byDefault.text);
+    assert.ok(Math.abs(byDefault.body.previous_secret_until - now - 86_400) < 60, byDefault.text);
   });
 
   test('the management API: secrets shown once, scopes, projects, bad input', async (t) => {

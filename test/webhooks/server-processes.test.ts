@@ -172,6 +172,14 @@ eachBackend('webhooks across server processes', (backend) => {
     const rolled = await cli('roll-secret', id, '--overlap', '1h');
     assert.match(rolled.stdout.trim(), /^whsec_/);
     assert.match(rolled.stderr, /both secrets sign until/);
+    // CONTRACT 13: without --overlap the old secret signs for 24 hours; --overlap 0 ends it at once.
+    const before = Date.now();
+    const byDefault = await cli('roll-secret', id);
+    const until = Date.parse(/both secrets sign until (\S+),/.exec(byDefault.stderr)![1]);
+    assert.ok(Math.abs(until - before - 86_400_000) < 120_000, byDefault.stderr);
+    const atOnce = await cli('roll-secret', id, '--overlap', '0');
+    assert.match(atOnce.stdout.trim(), /^whsec_/);
+    assert.match(atOnce.stderr, /the old secret stopped signing at once/);
     assert.equal((await cli('delete', id)).stdout, `deleted webhook endpoint ${id}\n`);
 
     const refused = await runCli(['webhook', 'create', SHOP, 'http://127.0.0.1:9/x'], {

@@ -42,12 +42,16 @@ export interface RequestOptions {
 
 /** What `api(path, { raw: true })` resolves to. */
 export interface RawAnswer<T = unknown> {
-  /** 200, or 304 when If-None-Match matched (then `body` is the cached one, or undefined) */
+  /**
+   * The status of what was asked: 200 when the cache answered a 304 to the If-None-Match it
+   * added itself (then `fromCache` is true); 304 only for a request the caller made
+   * conditional with its own If-None-Match (then `body` is undefined).
+   */
   status: number;
   etag: string | null;
   headers: Headers;
   body: T;
-  /** the body came from the conditional cache after a 304 */
+  /** the body came from the conditional cache: the server answered 304 to the cache's own If-None-Match */
   fromCache: boolean;
 }
 
@@ -136,7 +140,10 @@ export function createApi(options: ClientOptions): Api {
       await cache.set(url, { etag, body });
     if (fromCache && etag && etag !== stored.etag) await cache!.set(url, { etag, body });
     if (!request.raw) return body;
-    return { status: response.status, etag, headers: response.headers, body, fromCache } satisfies RawAnswer;
+    // A 304 the cache asked for is the cache's business: the caller asked a plain GET, and
+    // gets its 200 with the stored body (fromCache says where it came from).
+    const status = fromCache ? 200 : response.status;
+    return { status, etag, headers: response.headers, body, fromCache } satisfies RawAnswer;
   } as Api;
 }
 

@@ -29,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a category by id or handle, with its subtree */
+        /**
+         * Get a category by id or handle, with its subtree
+         * @description All digits is an id, anything else a handle. The category with its subcategories nested to any depth, every level sorted by name (case-insensitively), then id. An unknown one is 404.
+         */
         get: operations["getCategory"];
         put?: never;
         post?: never;
@@ -150,7 +153,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an order */
+        /**
+         * Get an order
+         * @description The order with its items, in stored order. An unknown id, or one of another project, is 404.
+         */
         get: operations["getOrder"];
         put?: never;
         /**
@@ -191,7 +197,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a plan in any status */
+        /**
+         * Get a plan in any status
+         * @description A single plan with its prices, whatever its status (active, deactivated, archived, deleted). An unknown id is 404.
+         */
         get: operations["getPlan"];
         put?: never;
         post?: never;
@@ -208,7 +217,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products */
+        /**
+         * List products
+         * @description Visible products, filtered (category, search, ids; all combine with AND), sorted by `order` (default date_desc, ties by id) and paged. `fetch_hidden=true` adds hidden products and needs a key with products:read_hidden.
+         */
         get: operations["listProducts"];
         put?: never;
         post?: never;
@@ -225,10 +237,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a product by id or handle */
+        /**
+         * Get a product by id or handle
+         * @description All digits is an id, anything else a handle. A hidden product is 404 unless `fetch_hidden=true` is asked with a key holding products:read_hidden.
+         */
         get: operations["getProduct"];
         put?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Changes only the fields sent, atomically, and answers with the whole updated product; hidden products too. `in_stock` applies to a product that is simple after this update, `stock_quantity` to one that is advanced: the other is a 400 saying so (the stored inventory_type counts when the body does not change it).
+         */
         post: operations["updateProduct"];
         delete?: never;
         options?: never;
@@ -263,7 +281,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a user */
+        /**
+         * Get a user
+         * @description The user with its subscriptions, in stored order. An unknown id, or one of another project, is 404.
+         */
         get: operations["getUser"];
         put?: never;
         post?: never;
@@ -408,6 +429,24 @@ export interface components {
             parent_id: number | null;
             subcategories: components["schemas"]["Category"][];
         };
+        /** @description A change of a category. */
+        CategoryChange: {
+            /**
+             * @description upsert: the record as it is now; delete: the record is gone for this reader
+             * @enum {unknown}
+             */
+            action: "upsert" | "delete";
+            /** @description unix seconds */
+            changed_at: number;
+            id: number;
+            /** @description the category as the lists show it (without subcategories); null for a delete */
+            record: components["schemas"]["FeedCategory"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "category";
+        };
         /** @description Every error answer has this shape. */
         Error: {
             error: {
@@ -471,6 +510,24 @@ export interface components {
             /** @description unix seconds */
             updated_at: number;
         };
+        /** @description A change of a order. */
+        OrderChange: {
+            /**
+             * @description upsert: the record as it is now; delete: the record is gone for this reader
+             * @enum {unknown}
+             */
+            action: "upsert" | "delete";
+            /** @description unix seconds */
+            changed_at: number;
+            id: number;
+            /** @description the order as the lists show it; null for a delete */
+            record: components["schemas"]["Order"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order";
+        };
         Plan: {
             /** @description unix seconds */
             created_at: number;
@@ -495,6 +552,24 @@ export interface components {
             status: "active" | "deactivated" | "archived" | "deleted";
             /** @description unix seconds */
             updated_at: number;
+        };
+        /** @description A change of a plan. */
+        PlanChange: {
+            /**
+             * @description upsert: the record as it is now; delete: the record is gone for this reader
+             * @enum {unknown}
+             */
+            action: "upsert" | "delete";
+            /** @description unix seconds */
+            changed_at: number;
+            id: number;
+            /** @description the plan as the lists show it; null for a delete */
+            record: components["schemas"]["Plan"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "plan";
         };
         Product: {
             category_ids: number[];
@@ -525,6 +600,24 @@ export interface components {
             /** @description unix seconds */
             updated_at: number;
         };
+        /** @description A change of a product. */
+        ProductChange: {
+            /**
+             * @description upsert: the record as it is now; delete: the record is gone for this reader
+             * @enum {unknown}
+             */
+            action: "upsert" | "delete";
+            /** @description unix seconds */
+            changed_at: number;
+            id: number;
+            /** @description the product as the lists show it; null for a delete */
+            record: components["schemas"]["Product"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "product";
+        };
         User: {
             /** @description unix seconds */
             created_at: number;
@@ -543,6 +636,24 @@ export interface components {
                 /** @enum {unknown} */
                 status: "trialing" | "active" | "past_due" | "canceled";
             }[];
+        };
+        /** @description A change of a user. */
+        UserChange: {
+            /**
+             * @description upsert: the record as it is now; delete: the record is gone for this reader
+             * @enum {unknown}
+             */
+            action: "upsert" | "delete";
+            /** @description unix seconds */
+            changed_at: number;
+            id: number;
+            /** @description the user as the lists show it; null for a delete */
+            record: components["schemas"]["User"] | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "user";
         };
         /** @description A webhook endpoint, without its secret. */
         WebhookEndpoint: {
@@ -565,6 +676,10 @@ export interface components {
         /** @description invalid_request: a bad parameter, header or body; `details` names each problem */
         BadRequest: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -574,6 +689,10 @@ export interface components {
         /** @description conflict: an Idempotency-Key reused for another request, or still in use */
         Conflict: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -583,6 +702,10 @@ export interface components {
         /** @description forbidden: the API key lacks the scope this operation needs (named in its security requirement), or would grant a scope it lacks */
         Forbidden: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -592,6 +715,10 @@ export interface components {
         /** @description gone: a change-feed cursor older than the deletions kept, or of another project: start again without it */
         Gone: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -601,6 +728,10 @@ export interface components {
         /** @description internal_error: an unexpected failure; the message never carries details */
         InternalError: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -610,6 +741,10 @@ export interface components {
         /** @description not_found: no such project or record */
         NotFound: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -619,6 +754,10 @@ export interface components {
         /** @description payload_too_large: a body over 64 KiB */
         PayloadTooLarge: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -628,6 +767,10 @@ export interface components {
         /** @description precondition_failed: If-Match names an ETag the record no longer has */
         PreconditionFailed: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -637,8 +780,12 @@ export interface components {
         /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
         TooManyRequests: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 /** @description seconds until the budget refills */
-                "Retry-After"?: string;
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -648,6 +795,10 @@ export interface components {
         /** @description unauthorized: no API key, or one that is unknown, revoked or expired */
         Unauthorized: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "WWW-Authenticate"?: "Bearer";
                 [name: string]: unknown;
             };
@@ -658,6 +809,10 @@ export interface components {
         /** @description unavailable: storage is unreachable; try again shortly */
         Unavailable: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -667,6 +822,10 @@ export interface components {
         /** @description unsupported_media_type: a body not sent as Content-Type: application/json, or with a charset other than utf-8 */
         UnsupportedMediaType: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -676,7 +835,16 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description requests allowed per window by the budget closer to running out (the address or the key) */
+        "RateLimit-Limit": number;
+        /** @description the policy of that budget, `<limit>;w=<window seconds>` */
+        "RateLimit-Policy": string;
+        /** @description requests left in the current window of that budget */
+        "RateLimit-Remaining": number;
+        /** @description seconds until the current window ends */
+        "RateLimit-Reset": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -713,6 +881,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -722,6 +894,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -745,7 +921,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description category id, or its handle
+                 * @description category id (digits), or its handle (at most 128 characters)
                  * @example 1
                  */
                 category: string;
@@ -764,6 +940,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -773,6 +953,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -798,7 +982,7 @@ export interface operations {
                  */
                 limit?: number;
                 /**
-                 * @description a cursor: the `next` of an earlier answer; leave it out to start from the beginning
+                 * @description a cursor: the `next` of an earlier answer; leave it out to start from the beginning. One this API did not make is 410 gone, like an expired one: start again without it
                  * @example MQ
                  */
                 since?: string;
@@ -831,6 +1015,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -878,20 +1066,7 @@ export interface operations {
                      */
                     "application/json": {
                         /** @description in commit order; each record at most once */
-                        data: {
-                            /**
-                             * @description upsert: the record as it is now; delete: the record is gone for this reader
-                             * @enum {unknown}
-                             */
-                            action: "upsert" | "delete";
-                            /** @description unix seconds */
-                            changed_at: number;
-                            id: number;
-                            /** @description the record as the lists show it (a category without subcategories); null for a delete */
-                            record: components["schemas"]["Product"] | components["schemas"]["FeedCategory"] | components["schemas"]["Plan"] | components["schemas"]["User"] | components["schemas"]["Order"] | null;
-                            /** @enum {unknown} */
-                            type: "category" | "product" | "plan" | "user" | "order";
-                        }[];
+                        data: (components["schemas"]["CategoryChange"] | components["schemas"]["ProductChange"] | components["schemas"]["PlanChange"] | components["schemas"]["UserChange"] | components["schemas"]["OrderChange"])[];
                         /** @description true: ask again with next at once; false: poll with next later */
                         has_more: boolean;
                         /** @description the cursor to ask with next: after this page, or (has_more false) after everything committed when this answer was made */
@@ -902,6 +1077,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -942,6 +1121,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -954,6 +1137,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1005,6 +1192,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1050,7 +1241,7 @@ export interface operations {
                  * @description key id
                  * @example 1
                  */
-                key_id: string;
+                key_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -1064,6 +1255,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1103,7 +1298,7 @@ export interface operations {
                  * @description key id
                  * @example 1
                  */
-                key_id: string;
+                key_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -1129,6 +1324,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1178,7 +1377,10 @@ export interface operations {
                  * @example ada@example.com
                  */
                 customer_email?: string;
-                /** @example shipped */
+                /**
+                 * @description only orders with this fulfillment status
+                 * @example shipped
+                 */
                 fulfillment_status?: "unfulfilled" | "shipped" | "ready_for_pickup" | "delivered" | "returned";
                 /**
                  * @description true or false
@@ -1195,7 +1397,10 @@ export interface operations {
                  * @example 1
                  */
                 page?: number;
-                /** @example paid */
+                /**
+                 * @description only orders with this payment status
+                 * @example paid
+                 */
                 payment_status?: "pending" | "paid" | "failed" | "refunded";
                 /**
                  * @description page size, default 20
@@ -1226,6 +1431,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1244,6 +1453,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1272,7 +1485,7 @@ export interface operations {
                  * @description order id
                  * @example 1001
                  */
-                order_id: string;
+                order_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -1288,6 +1501,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1297,6 +1514,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1330,7 +1551,7 @@ export interface operations {
                  * @description order id
                  * @example 1001
                  */
-                order_id: string;
+                order_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -1363,6 +1584,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1408,6 +1633,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1419,6 +1648,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1445,7 +1678,7 @@ export interface operations {
                  * @description plan id
                  * @example 1
                  */
-                plan_id: string;
+                plan_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -1461,6 +1694,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1470,6 +1707,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1495,7 +1736,7 @@ export interface operations {
                  */
                 fetch_hidden?: boolean;
                 /**
-                 * @description a comma-separated list of 1 to 100 positive integer ids
+                 * @description a comma-separated list of 1 to 100 positive integer ids (at most 9007199254740991; a repeat counts once)
                  * @example 1,2,3
                  */
                 ids?: string;
@@ -1543,6 +1784,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1561,6 +1806,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1592,7 +1841,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description product id, or its handle
+                 * @description product id (digits), or its handle (at most 128 characters)
                  * @example 1
                  */
                 product: string;
@@ -1611,6 +1860,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1620,6 +1873,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1650,7 +1907,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description product id, or its handle
+                 * @description product id (digits), or its handle (at most 128 characters)
                  * @example 1
                  */
                 product: string;
@@ -1674,6 +1931,7 @@ export interface operations {
                     in_stock?: boolean;
                     /** @enum {unknown} */
                     inventory_type?: "simple" | "advanced";
+                    /** @description 1 to 128 characters, not only white space */
                     name?: string;
                     price?: number;
                     /** @description only for advanced products */
@@ -1685,6 +1943,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1741,6 +2003,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1759,6 +2025,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1792,7 +2062,7 @@ export interface operations {
                  * @description user id
                  * @example 1
                  */
-                user_id: string;
+                user_id: number;
             };
             cookie?: never;
         };
@@ -1803,6 +2073,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1812,6 +2086,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1851,6 +2129,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1863,6 +2145,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1903,7 +2189,10 @@ export interface operations {
                 "application/json": {
                     /** @description the event types to send (default: every type) */
                     events?: ("product.updated" | "product.deleted" | "order.updated" | "order.deleted" | "category.changed" | "plan.changed" | "user.changed" | "import.completed")[];
-                    /** @description an https:// (or http://) URL; loopback, private and link-local addresses are refused */
+                    /**
+                     * Format: uri
+                     * @description an absolute https:// (or http://) URL, without user name, password or #fragment; its host must resolve, and to a public address (loopback, private and link-local ones are refused with 400 unless the server sets WEBHOOK_ALLOW_PRIVATE=1)
+                     */
                     url: string;
                 };
             };
@@ -1912,6 +2201,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1955,7 +2248,7 @@ export interface operations {
                  * @description webhook endpoint id
                  * @example 1
                  */
-                endpoint_id: string;
+                endpoint_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -1969,6 +2262,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2003,7 +2300,7 @@ export interface operations {
                  * @description webhook endpoint id
                  * @example 1
                  */
-                endpoint_id: string;
+                endpoint_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -2019,6 +2316,10 @@ export interface operations {
                 headers: {
                     /** @description entity tag of this answer; send it back in If-None-Match */
                     ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2054,6 +2355,10 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body */
             304: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2082,7 +2387,7 @@ export interface operations {
                  * @description webhook endpoint id
                  * @example 1
                  */
-                endpoint_id: string;
+                endpoint_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -2096,6 +2401,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,7 +2431,7 @@ export interface operations {
                  * @description webhook endpoint id
                  * @example 1
                  */
-                endpoint_id: string;
+                endpoint_id: number;
                 /**
                  * @description the project id
                  * @example demo
@@ -2139,8 +2448,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description how long the old secret also signs (0: it stops at once) */
-                    overlap_seconds: number;
+                    /**
+                     * @description how long the old secret also signs (default 86400: 24 hours; 0: it stops at once)
+                     * @default 86400
+                     */
+                    overlap_seconds?: number;
                 };
             };
         };
@@ -2148,6 +2460,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2210,6 +2526,10 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

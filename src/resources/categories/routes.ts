@@ -35,6 +35,8 @@ export async function categoryRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getCategory',
       summary: 'Get a category by id or handle, with its subtree',
+      description:
+        'All digits is an id, anything else a handle. The category with its subcategories nested to any depth, every level sorted by name (case-insensitively), then id. An unknown one is 404.',
       tags: ['categories'],
       params: CategoryParams,
       querystring: EmptyQuery,

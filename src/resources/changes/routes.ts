@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { decodeCursor } from '../../changes/cursor.js';
 import { CHANGE_TYPES } from '../../changes/entry.js';
 import { readChanges } from '../../changes/read.js';
-import { invalid } from '../../errors.js';
+import { ApiError, invalid } from '../../errors.js';
 import { ProjectParams, errorResponses } from '../../http/schemas.js';
 import type { Scope } from '../../keys/scopes.js';
 import type { ResourceDescriptor } from '../descriptor.js';
@@ -73,7 +73,10 @@ export async function changeRoutes(
     handler: async (request) => {
       const q = request.query;
       const cursor = q.since === undefined ? { seq: 0 } : decodeCursor(q.since);
-      if (!cursor) throw invalid('since', "must be a cursor from an earlier answer's next");
+      // A well-formed value that is no cursor of ours (cut short, edited, of another
+      // deployment) is answered as a cursor the feed no longer knows: the reader's remedy is
+      // the same, start again without it (docs/API.md, "Decisions").
+      if (!cursor) throw new ApiError(410, 'this is not a cursor of this feed: start again without since');
       return readChanges(app.storage.db, {
         projectId: request.project.id,
         cursor,

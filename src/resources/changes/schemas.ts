@@ -18,7 +18,8 @@ export const ChangesQuery = Type.Object(
     since: Type.Optional(
       Type.String({
         pattern: CURSOR_PATTERN,
-        description: 'a cursor: the `next` of an earlier answer; leave it out to start from the beginning',
+        description:
+          'a cursor: the `next` of an earlier answer; leave it out to start from the beginning. One this API did not make is 410 gone, like an expired one: start again without it',
         // seq 1: the first write of any project (its creation), so the example is valid on any project.
         examples: [encodeCursor(1)],
       }),
@@ -34,6 +35,7 @@ export const ChangesQuery = Type.Object(
     ),
     types: Type.Optional(
       Type.String({
+        pattern: `^(${CHANGE_TYPES.join('|')})(,(${CHANGE_TYPES.join('|')}))*$`,
         description: `comma-separated from ${CHANGE_TYPES.join(', ')}; default ${PUBLIC_TYPES.join(',')}. user and order need a key with users:read / orders:read`,
         examples: [PUBLIC_TYPES.join(',')],
       }),
@@ -43,17 +45,41 @@ export const ChangesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const ChangeEntry = Type.Object({
-  type: Type.Enum(CHANGE_TYPES),
-  id: Id,
-  action: Type.Enum(['upsert', 'delete'], {
-    description: 'upsert: the record as it is now; delete: the record is gone for this reader',
-  }),
-  record: Type.Union(
-    [Type.Ref('Product'), Type.Ref('FeedCategory'), Type.Ref('Plan'), Type.Ref('User'), Type.Ref('Order'), Type.Null()],
-    { description: 'the record as the lists show it (a category without subcategories); null for a delete' },
+/** The record schema each type's entries carry (a category flat, without subcategories). */
+const RECORD_OF = { product: 'Product', category: 'FeedCategory', plan: 'Plan', user: 'User', order: 'Order' } as const;
+
+/** `ProductChange`, `CategoryChange` …: the component that the discriminator maps a type to. */
+export const changeSchemaName = (type: keyof typeof RECORD_OF) => `${type[0].toUpperCase()}${type.slice(1)}Change`;
+
+/**
+ * One entry per type, each a shared schema, so that the document's `oneOf` can carry an
+ * OpenAPI `discriminator` on `type` (whose mapping must name components): a generated client
+ * then narrows `record` by `type`.
+ */
+export const CHANGE_ENTRIES = CHANGE_TYPES.map((type) =>
+  Type.Object(
+    {
+      type: Type.Literal(type),
+      id: Id,
+      action: Type.Enum(['upsert', 'delete'], {
+        description: 'upsert: the record as it is now; delete: the record is gone for this reader',
+      }),
+      record: Type.Union([Type.Ref(RECORD_OF[type]), Type.Null()], {
+        description: `the ${type} as the lists show it${type === 'category' ? ' (without subcategories)' : ''}; null for a delete`,
+      }),
+      changed_at: Timestamp,
+    },
+    { $id: changeSchemaName(type), description: `A change of a ${type}.` },
   ),
-  changed_at: Timestamp,
+);
+
+// Unsafe: a union of $refs has no static type of its own (the handler's FeedPage has).
+export const ChangeEntry = Type.Unsafe<unknown>({
+  oneOf: CHANGE_TYPES.map((type) => ({ $ref: changeSchemaName(type) })),
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(CHANGE_TYPES.map((t) => [t, `#/components/schemas/${changeSchemaName(t)}`])),
+  },
 });
 
 export const ChangeList = Type.Object(

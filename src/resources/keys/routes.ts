@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.js';
-import { parseId } from '../../http/params.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
 import { createKey, listKeys, revokeTarget, rollKey } from '../../keys/repository.js';
 import { type Scope, hasScope } from '../../keys/scopes.js';
@@ -70,7 +69,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: RevokedKey, ...errorResponses(400, 401, 404, 413, 415) },
     },
     handler: async (request) => {
-      const keyId = parseId(request.params.key_id, 'key');
+      const keyId = request.params.key_id;
       const revoked = await revokeTarget(app.storage.db, {
         keyId,
         projectId: request.project.id,
@@ -95,7 +94,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 201: RolledKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     handler: async (request, reply) => {
-      const keyId = parseId(request.params.key_id, 'key');
+      const keyId = request.params.key_id;
       const rolled = await rollKey(app.storage.db, {
         keyId,
         projectId: request.project.id,

@@ -3,7 +3,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
-import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
 import { getOrder, itemsOf, listOrders } from './repository.js';
@@ -56,13 +55,14 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getOrder',
       summary: 'Get an order',
+      description: 'The order with its items, in stored order. An unknown id, or one of another project, is 404.',
       tags: ['orders'],
       params: OrderParams,
       querystring: EmptyQuery,
       response: { 200: OrderRef, ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.order_id, 'order');
+      const id = request.params.order_id;
       const found = await getOrder(app.storage.reads, request.project.id, id);
       if (!found) throw new ApiError(404, `order ${id} not found`);
       return presentOrder(found.row, found.items);
@@ -82,7 +82,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: OrderRef, ...errorResponses(400, 401, 404, 409, 412, 413, 415, 429) },
     },
     handler: async (request, reply) => {
-      const id = parseId(request.params.order_id, 'order');
+      const id = request.params.order_id;
       const precondition = ifMatch(request, reply);
       const updated = await updateOrder(
         app.storage,

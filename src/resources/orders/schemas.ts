@@ -42,8 +42,15 @@ export const OrderListQuery = Type.Object(
   {
     page: Type.Optional(Page),
     perpage: Type.Optional(PerPage),
-    payment_status: Type.Optional(Type.Enum(PAYMENT_STATUSES, { examples: ['paid'] })),
-    fulfillment_status: Type.Optional(Type.Enum(FULFILLMENT_STATUSES, { examples: ['shipped'] })),
+    payment_status: Type.Optional(
+      Type.Enum(PAYMENT_STATUSES, { description: 'only orders with this payment status', examples: ['paid'] }),
+    ),
+    fulfillment_status: Type.Optional(
+      Type.Enum(FULFILLMENT_STATUSES, {
+        description: 'only orders with this fulfillment status',
+        examples: ['shipped'],
+      }),
+    ),
     is_canceled: Type.Optional(Flag),
     is_archived: Type.Optional(Flag),
     customer_email: Type.Optional(
@@ -80,4 +87,4 @@ export const OrderUpdate = Type.Object(
 );
 export type OrderUpdate = Static<typeof OrderUpdate>;
 
-export const OrderParams = Type.Object({ project_id: ProjectId, order_id: PathId('order', '1001') });
+export const OrderParams = Type.Object({ project_id: ProjectId, order_id: PathId('order', 1001) });

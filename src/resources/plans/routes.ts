@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
-import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, ProjectParams } from '../../http/schemas.js';
 import { findPlans } from './repository.js';
 import { PlanList, PlanParams } from './schemas.js';
@@ -27,13 +26,15 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getPlan',
       summary: 'Get a plan in any status',
+      description:
+        'A single plan with its prices, whatever its status (active, deactivated, archived, deleted). An unknown id is 404.',
       tags: ['plans'],
       params: PlanParams,
       querystring: EmptyQuery,
       response: { 200: Type.Ref('Plan'), ...errorResponses(400, 404) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.plan_id, 'plan');
+      const id = request.params.plan_id;
       const [plan] = await findPlans(app.storage.db, request.project.id, { id });
       if (!plan) throw new ApiError(404, `plan ${id} not found`);
       return plan;

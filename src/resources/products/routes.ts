@@ -30,6 +30,8 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       operationId: 'listProducts',
       params: ProjectParams,
       summary: 'List products',
+      description:
+        'Visible products, filtered (category, search, ids; all combine with AND), sorted by `order` (default date_desc, ties by id) and paged. `fetch_hidden=true` adds hidden products and needs a key with products:read_hidden.',
       tags: ['products'],
       querystring: ProductListQuery,
       response: { 200: ProductList, ...errorResponses(400, 401, 404) },
@@ -64,6 +66,8 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getProduct',
       summary: 'Get a product by id or handle',
+      description:
+        'All digits is an id, anything else a handle. A hidden product is 404 unless `fetch_hidden=true` is asked with a key holding products:read_hidden.',
       tags: ['products'],
       params: ProductParams,
       querystring: ProductGetQuery,
@@ -82,6 +86,8 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'updateProduct',
       summary: 'Update a product',
+      description:
+        'Changes only the fields sent, atomically, and answers with the whole updated product; hidden products too. `in_stock` applies to a product that is simple after this update, `stock_quantity` to one that is advanced: the other is a 400 saying so (the stored inventory_type counts when the body does not change it).',
       tags: ['products'],
       params: ProductParams,
       querystring: EmptyQuery,

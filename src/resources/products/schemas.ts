@@ -50,6 +50,9 @@ export const FetchHidden = Type.Boolean({
   examples: [false],
 });
 
+/** `ids=`: 100 ids of up to 16 digits, with their commas. */
+export const MAX_IDS_LENGTH = 100 * 16 + 99;
+
 export const ProductListQuery = Type.Object(
   {
     page: Type.Optional(Page),
@@ -73,8 +76,11 @@ export const ProductListQuery = Type.Object(
     // description is the rule itself.
     ids: Type.Optional(
       Type.String({
-        pattern: '^[0-9]+(,[0-9]+)*$',
-        description: 'a comma-separated list of 1 to 100 positive integer ids',
+        pattern: '^0*[1-9][0-9]*(,0*[1-9][0-9]*)*$',
+        // 100 ids of 16 digits and their commas; repeats count once towards the 100.
+        maxLength: MAX_IDS_LENGTH,
+        description:
+          'a comma-separated list of 1 to 100 positive integer ids (at most 9007199254740991; a repeat counts once)',
         examples: ['1,2,3'],
       }),
     ),
@@ -99,7 +105,15 @@ export const ProductGetQuery = Type.Object(
 
 export const ProductUpdate = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    // \S: not only white space (the same characters String.prototype.trim removes).
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: '\\S',
+        description: '1 to 128 characters, not only white space',
+      }),
+    ),
     price: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 })),
     inventory_type: Type.Optional(InventoryType),
     in_stock: Type.Optional(Type.Boolean({ description: 'only for simple products' })),

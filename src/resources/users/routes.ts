@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
-import { parseId } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentUser } from './present.js';
 import { getUser, listUsers } from './repository.js';
@@ -38,13 +37,15 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     schema: {
       operationId: 'getUser',
       summary: 'Get a user',
+      description:
+        'The user with its subscriptions, in stored order. An unknown id, or one of another project, is 404.',
       tags: ['users'],
       params: UserParams,
       querystring: EmptyQuery,
       response: { 200: Type.Ref('User'), ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.user_id, 'user');
+      const id = request.params.user_id;
       const found = await getUser(app.storage.reads, request.project.id, id);
       if (!found) throw new ApiError(404, `user ${id} not found`);
       return presentUser(found.row, found.subscriptions);

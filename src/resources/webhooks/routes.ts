@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, invalid } from '../../errors.js';
-import { parseId } from '../../http/params.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
 import { AddressRefused, checkEndpointUrl } from '../../webhooks/address-guard.js';
 import {
+  DEFAULT_SECRET_OVERLAP_SECONDS,
   TooManyEndpoints,
   createEndpoint,
   deleteEndpoint,
@@ -98,7 +98,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: DeletedWebhookEndpoint, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
+      const id = request.params.endpoint_id;
       if (!(await deleteEndpoint(app.storage.db, id, request.project.id)))
         throw new ApiError(404, `webhook endpoint ${id} not found`);
       return { id, deleted: true as const };
@@ -118,7 +118,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: EndpointRef, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
+      const id = request.params.endpoint_id;
       const info = await enableEndpoint(app.storage.db, id, seconds(), request.project.id);
       if (!info) throw new ApiError(404, `webhook endpoint ${id} not found`);
       return info;
@@ -139,8 +139,14 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 201: CreatedWebhookEndpoint, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     handler: async (request, reply) => {
-      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
-      const rolled = await rollSecret(app.storage.db, id, request.body.overlap_seconds, seconds(), request.project.id);
+      const id = request.params.endpoint_id;
+      const rolled = await rollSecret(
+        app.storage.db,
+        id,
+        request.body.overlap_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS,
+        seconds(),
+        request.project.id,
+      );
       if (!rolled) throw new ApiError(404, `webhook endpoint ${id} not found`);
       reply.code(201);
       return { ...rolled.info, secret: rolled.secret };
@@ -159,7 +165,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: WebhookDeliveryList, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
-      const id = parseId(request.params.endpoint_id, 'webhook endpoint');
+      const id = request.params.endpoint_id;
       if (!(await findEndpoint(app.storage.db, id, request.project.id)))
         throw new ApiError(404, `webhook endpoint ${id} not found`);
       return { data: await listDeliveries(app.storage.db, id) };

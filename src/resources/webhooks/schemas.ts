@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { NullableTimestamp, PathId, ProjectId, Timestamp } from '../../http/schemas.js';
-import { MAX_SECRET_OVERLAP_SECONDS } from '../../webhooks/endpoints.js';
+import { DEFAULT_SECRET_OVERLAP_SECONDS, MAX_SECRET_OVERLAP_SECONDS } from '../../webhooks/endpoints.js';
 import { EVENT_TYPES } from '../../webhooks/events.js';
 
 // The HTTP webhook API (docs/API.md, "Webhooks"). An endpoint's secret appears in the answers
@@ -42,9 +42,13 @@ export const CreatedWebhookEndpoint = Type.Object({ ...endpointFields, secret })
 export const WebhookCreate = Type.Object(
   {
     url: Type.String({
-      minLength: 1,
       maxLength: 2000,
-      description: 'an https:// (or http://) URL; loopback, private and link-local addresses are refused',
+      format: 'uri',
+      // What checkEndpointUrl (src/webhooks/address-guard.ts) accepts as syntax: an absolute
+      // http(s) URL without user name, password or #fragment.
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9.:\\[\\]_~-]+([/?][^#\\s]*)?$',
+      description:
+        'an absolute https:// (or http://) URL, without user name, password or #fragment; its host must resolve, and to a public address (loopback, private and link-local ones are refused with 400 unless the server sets WEBHOOK_ALLOW_PRIVATE=1)',
     }),
     events: Type.Optional(
       Type.Array(EventTypeName, {
@@ -62,11 +66,14 @@ export const WebhookCreate = Type.Object(
 
 export const WebhookRoll = Type.Object(
   {
-    overlap_seconds: Type.Integer({
-      minimum: 0,
-      maximum: MAX_SECRET_OVERLAP_SECONDS,
-      description: 'how long the old secret also signs (0: it stops at once)',
-    }),
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SECRET_OVERLAP_SECONDS,
+        default: DEFAULT_SECRET_OVERLAP_SECONDS,
+        description: `how long the old secret also signs (default ${DEFAULT_SECRET_OVERLAP_SECONDS}: 24 hours; 0: it stops at once)`,
+      }),
+    ),
   },
   { additionalProperties: false, examples: [{ overlap_seconds: 86400 }] },
 );
