@@ -192,6 +192,14 @@ export const changesRetentionDays = readOnce(() => parseRetentionDays(process.en
  */
 export const brokenChangeOrder = readOnce(() => process.env.STOREFRONT_BROKEN_CHANGE_ORDER === '1');
 
+/**
+ * FOR TESTS ONLY: STOREFRONT_BROKEN_TYPE_VERSIONS=1 makes the write unit skip setting the
+ * per-type versions the caches are keyed by (src/writes/type-versions.ts), so that cached
+ * answers go stale; test/cache/never-stale sets it for a writer process it starts, to prove
+ * that its staleness check fails then.
+ */
+export const brokenTypeVersions = readOnce(() => process.env.STOREFRONT_BROKEN_TYPE_VERSIONS === '1');
+
 /** The storage URL a CLI command uses when not given --database: DATABASE_URL, then the SQLite default. */
 export function databaseUrlOf(env: NodeJS.ProcessEnv = process.env): string {
   return env.DATABASE_URL || DEFAULT_DATABASE_URL;

@@ -1,17 +1,25 @@
 import { Lru } from './lru.js';
-import { type VersionedProject, versionedKey } from './versioned-key.js';
+import { type CacheKind, type VersionedProject, versionedKey } from './versioned-key.js';
 
-// Exact totals of a filter (products list, orders list), keyed by project, data_version and
-// the filter. Counting a million rows takes tens of milliseconds on either backend; every
-// page of one filter shares its total, so it is counted once per version of the data.
-// A write bumps the version in its own transaction, so a total of older data is never
-// looked up again. One cache per app (tests run many apps on many databases in a process).
+// Exact totals of a filter (products list, orders list), keyed by project, the versions of
+// the record types the list shows (versioned-key.ts) and the filter. Counting a million rows
+// takes tens of milliseconds on either backend; every page of one filter shares its total,
+// so it is counted once per version of what it counts. A write sets the versions of what it
+// changed in its own transaction, so a total of older data is never looked up again. One
+// cache per app (tests run many apps on many databases in a process).
+//
+// Single-flight: requests that miss the same key while it is being counted wait for that
+// count instead of each running it (after a write, every connection asking for a popular
+// page missed at once). The key holds the versions the request read, so a count is shared
+// only with requests that read the same versions of what it counts: each of them read its
+// project after it arrived, and the count's own reads begin after the first of them did.
 //
 // STOREFRONT_COUNT_CACHE=0 turns it off (src/config.ts; the bench uses it to measure the
 // queries alone).
 
 export class CountCache {
   private readonly counts: Lru<number>;
+  private readonly counting = new Map<string, Promise<number>>();
 
   constructor(
     private readonly enabled: boolean,
@@ -20,14 +28,33 @@ export class CountCache {
     this.counts = new Lru<number>(maxEntries);
   }
 
-  async get(project: VersionedProject, filterKey: string, count: () => Promise<number>): Promise<number> {
+  get(project: VersionedProject, kind: CacheKind, filterKey: string, count: () => Promise<number>): Promise<number> {
     if (!this.enabled) return count();
-    const key = versionedKey(project, filterKey);
+    const key = versionedKey(project, kind, filterKey);
     const hit = this.counts.get(key);
-    if (hit !== undefined) return hit;
-    const n = await count();
-    this.counts.set(key, n);
-    return n;
+    if (hit !== undefined) return Promise.resolve(hit);
+    let flight = this.counting.get(key);
+    if (!flight) {
+      flight = count().then(
+        (n) => {
+          this.counting.delete(key);
+          this.counts.set(key, n);
+          return n;
+        },
+        (error: unknown) => {
+          // Not kept: the next request counts again.
+          this.counting.delete(key);
+          throw error;
+        },
+      );
+      this.counting.set(key, flight);
+    }
+    return flight;
+  }
+
+  /** Counts under way (tests). */
+  get inFlight(): number {
+    return this.counting.size;
   }
 }
 

@@ -1,13 +1,44 @@
-export interface VersionedProject {
-  id: string;
-  created_at: number;
-  data_version: number;
-}
+import type { Project } from '../resources/projects/repository.js';
 
 /**
- * A cache key scoped to one project at one data_version. created_at tells apart a project
- * that was removed and made again (its version restarts). \u0000 occurs in none of the parts.
+ * What each cache's answers show, as the record types whose version keys them: the one place
+ * that says which writes invalidate which cached answers (docs/PERFORMANCE.md, "Caches, and
+ * how each is invalidated"). Each column of `projects` holds the data_version of the last
+ * write that changed that type (src/writes/type-versions.ts), and the project row is read on
+ * every request, so a key names the state of exactly what the answer depends on.
+ *
+ * - products (lists, single products, `ids=`, their totals): products, and categories (a
+ *   product shows its category ids; a deleted category is also declared as a change of its
+ *   products, but a category write is rare and keying on it costs nothing). The currency
+ *   every product shows is declared as a change of every product.
+ * - orders (lists and totals): orders only. Items keep their own name and price; a deleted
+ *   product nulls its items' product_id, which the deletion declares as order changes.
+ * - plans, users: their own type (a user shows its subscriptions' plan ids, so plans too).
+ * - changes (the feed): every write, data_version itself (its `next` is that version).
  */
-export function versionedKey(project: VersionedProject, rest: string): string {
-  return `${project.id}\u0000${project.created_at}\u0000${project.data_version}\u0000${rest}`;
+export const CACHE_READS = {
+  products: ['products_version', 'categories_version'],
+  orders: ['orders_version'],
+  plans: ['plans_version'],
+  users: ['users_version', 'plans_version'],
+  changes: ['data_version'],
+} as const satisfies Record<string, readonly (keyof Project)[]>;
+
+export type CacheKind = keyof typeof CACHE_READS;
+
+/** The fields of the project row a cache key reads (the shared project read carries them all). */
+export type VersionedProject = Pick<
+  Project,
+  'id' | 'created_at' | (typeof CACHE_READS)[CacheKind][number]
+>;
+
+/**
+ * A cache key scoped to one project at the versions of the types a kind of answer shows.
+ * created_at tells apart a project that was removed and made again (its versions restart).
+ * \u0000 occurs in none of the parts.
+ */
+export function versionedKey(project: VersionedProject, kind: CacheKind, rest: string): string {
+  let key = `${project.id}\u0000${project.created_at}\u0000${kind}`;
+  for (const column of CACHE_READS[kind]) key += `\u0000${project[column]}`;
+  return `${key}\u0000${rest}`;
 }

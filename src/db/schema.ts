@@ -13,6 +13,15 @@ export interface ProjectTable {
   data_version: Generated<number>;
   /** bumped with every change to the project's keys: the key cache's version (migration 007) */
   keys_version: Generated<number>;
+  /**
+   * the data_version of the last write that changed records of each type: the caches' keys,
+   * by what each answer shows (migration 013, src/writes/type-versions.ts)
+   */
+  products_version: Generated<number>;
+  categories_version: Generated<number>;
+  plans_version: Generated<number>;
+  users_version: Generated<number>;
+  orders_version: Generated<number>;
   /** the highest seq of a deletion purged from the change log: older cursors are gone (migration 008) */
   changes_floor: Generated<number>;
 }

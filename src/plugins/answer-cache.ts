@@ -1,18 +1,27 @@
-import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { AnswerStore } from '../cache/answer-store.js';
-import { versionedKey } from '../cache/versioned-key.js';
+import { AnswerStore, type CachedAnswer } from '../cache/answer-store.js';
+import { type CacheKind, versionedKey } from '../cache/versioned-key.js';
 import type { CacheConfig } from '../config.js';
 import { etagOf } from '../http/etag.js';
 import { addRouteHook } from '../http/route-hooks.js';
 
-// Answers of the routes declared with `config: { answerCache: true }` (the products and
-// orders lists, a single product), as the serialised JSON sent and its ETag, keyed by
-// project, data_version and the request URL. A hit skips the handler: the database, the
-// presenter, the serialiser and the hashing; the ETag is the one http-caching.ts would
-// compute for the same bytes, so revalidation works alike for hits and misses. Beside each
-// answer are its CDN tags (cdn-tags.ts) and, once a client asked for them, its gzip and
-// brotli bytes (http-caching.ts), so that a hit compresses nothing.
+// Answers of the routes declared with `config: { answerCache: <kind> }` (the products and
+// orders lists, a single product, the change feed), as the serialised JSON sent and its
+// ETag, keyed by project, the versions of the record types that kind of answer shows
+// (src/cache/versioned-key.ts: an order update leaves product answers valid) and the request
+// URL. A hit skips the handler: the database, the presenter, the serialiser and the hashing;
+// the ETag is the one http-caching.ts would compute for the same bytes, so revalidation works
+// alike for hits and misses. Beside each answer are its CDN tags (cdn-tags.ts) and, once a
+// client asked for them, its gzip and brotli bytes (http-caching.ts), so that a hit
+// compresses nothing.
+//
+// Single-flight: the first miss of a key computes the answer; requests that miss the same key
+// meanwhile wait for it and are sent the stored bytes (after a write, every connection asking
+// for a popular page missed at once, and each computed it). The key holds the versions the
+// waiting request read for itself, after it arrived, so it is shared only with requests that
+// read the same state of what the answer shows. When the first one ends without a storable
+// answer (an error, a 404), each waiter computes its own.
 //
 // Answers that need a key (fetch_hidden=true, orders) are kept in this process's memory like
 // the public ones and handed out only after the request's own key passed the check of
@@ -22,31 +31,60 @@ import { addRouteHook } from '../http/route-hooks.js';
 // STOREFRONT_ANSWER_CACHE=0 turns it off (src/config.ts; the bench uses it to measure the
 // queries alone).
 
+type Waiter = (answer: CachedAnswer | null) => void;
+
 export default fp(
   async function answerCache(app: FastifyInstance, options: { caches: CacheConfig }) {
     app.decorateRequest('answerKey', null);
+    app.decorateRequest('answerFlight', false);
     app.decorateRequest('cachedAnswer', null);
     const store = options.caches.answers ? new AnswerStore(options.caches.answerBytes) : null;
     app.decorate('answers', store);
     if (!store) return;
+    /** keys being computed, with the requests waiting for them */
+    const flights = new Map<string, Waiter[]>();
+
+    const send = (request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) => {
+      request.cachedAnswer = answer;
+      request.cacheTags = answer.cacheTags;
+      // A Buffer is sent as is, past the route's serialiser; kept as bytes, a large answer is
+      // not encoded to UTF-8 again for every request.
+      reply.type('application/json; charset=utf-8').header('etag', answer.etag).send(answer.payload);
+    };
+    const land = (request: FastifyRequest, answer: CachedAnswer | null) => {
+      if (!request.answerFlight || request.answerKey === null) return;
+      request.answerFlight = false;
+      const waiters = flights.get(request.answerKey);
+      flights.delete(request.answerKey);
+      if (waiters) for (const w of waiters) w(answer);
+    };
 
     // After validation (a bad query is a 400, never a stored answer) and the key budget of
     // rate-limit.ts: the last step before the handler, as the handler's first line was.
-    const lookup: preHandlerHookHandler = (request, reply, done) => {
-      const key = versionedKey(request.project, request.url);
-      const hit = store.get(key);
-      if (hit === undefined) {
+    // One hook per kind, made once: onRoute runs again for the HEAD route of a GET.
+    const lookups = new Map<CacheKind, preHandlerHookHandler>();
+    const lookupOf = (kind: CacheKind): preHandlerHookHandler => {
+      let lookup = lookups.get(kind);
+      if (lookup) return lookup;
+      lookup = (request, reply, done) => {
+        const key = versionedKey(request.project, kind, request.url);
+        const hit = store.get(key);
+        if (hit !== undefined) return send(request, reply, hit);
         request.answerKey = key;
-        return done();
-      }
-      request.cachedAnswer = hit;
-      request.cacheTags = hit.cacheTags;
-      // A Buffer is sent as is, past the route's serialiser; kept as bytes, a large answer is
-      // not encoded to UTF-8 again for every request.
-      reply.type('application/json; charset=utf-8').header('etag', hit.etag).send(hit.payload);
+        const waiting = flights.get(key);
+        if (waiting === undefined) {
+          flights.set(key, []);
+          request.answerFlight = true;
+          return done();
+        }
+        waiting.push((answer) => (answer ? send(request, reply, answer) : done()));
+      };
+      lookups.set(kind, lookup);
+      return lookup;
     };
     app.addHook('onRoute', (route) => {
-      if (route.config?.answerCache) addRouteHook(route, 'preHandler', lookup);
+      const kind = route.config?.answerCache;
+      if (kind) addRouteHook(route, 'preHandler', lookupOf(kind));
     });
 
     // App-wide, so that it runs before the onSend of http-caching.ts (which depends on this
@@ -59,9 +97,17 @@ export default fp(
         const answer = { key: request.answerKey, payload: bytes, etag, cacheTags: request.cacheTags, encoded: {} };
         store.set(answer);
         request.cachedAnswer = answer;
+        land(request, answer);
         return done(null, bytes);
       }
+      land(request, null);
       done(null, payload);
+    });
+    // Whatever became of the request (an error before onSend, a closed connection), its
+    // waiters are never left waiting.
+    app.addHook('onResponse', (request, _reply, done) => {
+      land(request, null);
+      done();
     });
   },
   { name: 'answer-cache', dependencies: ['project-scope', 'cdn-tags'] },

@@ -1,5 +1,6 @@
 import type { AnswerStore, CachedAnswer } from '../cache/answer-store.js';
 import type { CountCache } from '../cache/count-cache.js';
+import type { CacheKind } from '../cache/versioned-key.js';
 import type { Storage } from '../db/connect.js';
 import type { KeyChecker } from '../keys/checker.js';
 import type { Scope } from '../keys/scopes.js';
@@ -42,6 +43,8 @@ declare module 'fastify' {
     idempotency: IdempotencyClaim | null;
     /** set on a miss of a route whose 200 answer may be stored under this key (answer-cache.ts) */
     answerKey: string | null;
+    /** this miss computes the answer that other requests missing the same key wait for (answer-cache.ts) */
+    answerFlight: boolean;
     /** the stored answer being sent, a hit or the miss just stored (answer-cache.ts; http-caching.ts keeps its encodings) */
     cachedAnswer: CachedAnswer | null;
     /** what a public answer holds, for Surrogate-Key and Cache-Tag (cdn-tags.ts) */
@@ -60,8 +63,11 @@ declare module 'fastify' {
     askedScopes?: (query: Record<string, unknown>) => Scope[];
     /** the answer holds a secret shown once, so it must never be stored (idempotency.ts refuses the header) */
     answerHoldsSecret?: boolean;
-    /** the 200 answer is kept per data_version and URL, and served from memory (answer-cache.ts) */
-    answerCache?: boolean;
+    /**
+     * the 200 answer is kept per URL and the versions of the record types this kind of answer
+     * shows (src/cache/versioned-key.ts), and served from memory (answer-cache.ts)
+     */
+    answerCache?: CacheKind;
     /** one of the catch-all routes that answer 405 (method-not-allowed.ts) */
     methodNotAllowed?: boolean;
   }

@@ -11,6 +11,7 @@ import { type Kind, RESOURCE_TABLES } from '../resources/registry.js';
 import { enqueueEvents, wakeDelivery } from '../webhooks/outbox.js';
 import { ChangeSet, type TypeChange } from './change-set.js';
 import { type BatchCounts, eventsOf, noCounts } from './events.js';
+import { setTypeVersions } from './type-versions.js';
 
 // The one write path (docs/ARCHITECTURE.md, "The write path"). Every change to a project's
 // records runs here, in this order, in one transaction:
@@ -19,9 +20,10 @@ import { type BatchCounts, eventsOf, noCounts } from './events.js';
 //     until commit, so the writers of one project queue in one order (project, then its rows)
 //     and never deadlock, and the bumped value is the seq of the change log (src/changes/);
 //  2. `work` writes, and declares what it changed (`changed`) and the derived rows it tallies;
-//  3. the tallies are written, the change log gets every declared change, and the webhook
-//     outbox the events they cause (src/writes/events.ts), so the events commit exactly with
-//     the change;
+//  3. the tallies are written, the change log gets every declared change, each changed
+//     record type's version takes this write's data_version (type-versions.ts: the caches'
+//     keys), and the webhook outbox the events they cause (src/writes/events.ts), so the
+//     events commit exactly with the change;
 //  4. after the commit, this process's delivery worker is woken, and after a batch the
 //     planners' statistics are refreshed.
 //
@@ -95,6 +97,7 @@ export async function writeProject<T>(
     const value = await work(ctx);
     for (const tally of tallies.values()) await tally.finish();
     await changes.flush();
+    await setTypeVersions(trx, projectId, changes.types().keys());
     await enqueueEvents(trx, projectId, () =>
       eventsOf(trx, projectId, changes, batch ? { counts, versionBefore } : undefined),
     );

@@ -54,7 +54,7 @@ export async function changeRoutes(
       askedScopes,
       // Kept per data_version (answer-cache.ts): a poll with nothing new is answered from
       // memory, and its ETag makes it a 304.
-      answerCache: true,
+      answerCache: 'changes',
     },
     schema: {
       operationId: 'listChanges',

@@ -91,7 +91,7 @@ async function ordersPage(
       .limit(perpage)
       .offset((page - 1) * perpage)
       .execute(),
-    counts ? counts.cache.get(counts.project, key, count) : count(),
+    counts ? counts.cache.get(counts.project, 'orders', key, count) : count(),
   ]);
   return { rows, total };
 }

@@ -15,8 +15,8 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/orders/', {
-    // Kept per data_version (src/plugins/answer-cache.ts); the key is checked before.
-    config: { auth: 'key', scope: 'orders:read', answerCache: true },
+    // Kept per orders version (src/plugins/answer-cache.ts); the key is checked before.
+    config: { auth: 'key', scope: 'orders:read', answerCache: 'orders' },
     schema: {
       operationId: 'listOrders',
       params: ProjectParams,

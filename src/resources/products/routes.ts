@@ -25,7 +25,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/products/', {
-    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: true },
+    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: 'products' },
     schema: {
       operationId: 'listProducts',
       params: ProjectParams,
@@ -62,7 +62,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/products/:product', {
-    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: true },
+    config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: 'products' },
     schema: {
       operationId: 'getProduct',
       summary: 'Get a product by id or handle',
