@@ -9,7 +9,8 @@ import { type Case, type Request, cases, heavySearch } from './cases.js';
 import { type LoadResult, load } from './load.js';
 import { type ImportContext, afterImportPlans, importAlone, importFile, importWhileServing } from './imports.js';
 import { type Pools, readPools } from './pools.js';
-import { CLI, ROOT, type Server, freePort, rss, runCli, startServer, watchRss } from './processes.js';
+import { type LiveRow, liveShop, liveTable } from './live-shop.js';
+import { ROOT, type Server, cliOf, freePort, rss, runCli, startServer, useServerRoot, watchRss } from './processes.js';
 import { type Random, chooseSeed, seeded } from './random.js';
 import {
   type GenerateRow,
@@ -41,6 +42,10 @@ const { values } = parseArgs({
       default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     },
     'no-cache': { type: 'boolean', default: false },
+    /** only the live-shop cases: reads beside order updates, stock updates and imports */
+    live: { type: 'boolean', default: false },
+    /** measure the server and CLI of another checkout (built), e.g. main before a change */
+    'server-root': { type: 'string' },
     smoke: { type: 'boolean', default: false },
     warmup: { type: 'string', default: '2' },
     out: { type: 'string', default: join(ROOT, 'bench', 'results') },
@@ -48,6 +53,8 @@ const { values } = parseArgs({
 });
 
 const smoke = values.smoke;
+const liveOnly = values.live;
+if (values['server-root']) useServerRoot(values['server-root']);
 const sizes = (smoke ? '300' : values.sizes).split(',').map(Number);
 const backends = values.backends.split(',') as ('sqlite' | 'postgres')[];
 const seconds = smoke ? 0.3 : Number(values.duration);
@@ -75,11 +82,23 @@ async function main(): Promise<void> {
       memory_gib: Math.round(totalmem() / 2 ** 30),
       node: process.version,
     },
-    options: { sizes, backends, seconds, warmup, connections, cache: !values['no-cache'], smoke, seed },
+    options: {
+      sizes,
+      backends,
+      seconds,
+      warmup,
+      connections,
+      cache: !values['no-cache'],
+      smoke,
+      seed,
+      live: liveOnly,
+      server_root: values['server-root'] ?? ROOT,
+    },
     results: [],
     imports: [],
     generates: [],
     plan_checks: [],
+    live: [],
   };
   mkdirSync(values.out, { recursive: true });
   const file = join(values.out, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
@@ -101,6 +120,7 @@ async function main(): Promise<void> {
           run.results.push(...measured.rows);
           run.imports.push(...measured.imports);
           run.generates!.push(measured.generated);
+          run.live!.push(...measured.live);
           if (measured.planCheck) run.plan_checks!.push(measured.planCheck);
           save();
         } finally {
@@ -115,9 +135,12 @@ async function main(): Promise<void> {
   run.finished_at = new Date().toISOString();
   save();
   process.stdout.write(`seed ${seed}\n\n`);
-  printRun(run);
-  process.stdout.write('\n');
-  printTargets(run);
+  if (!liveOnly) {
+    printRun(run);
+    process.stdout.write('\n');
+    printTargets(run);
+  }
+  process.stdout.write(`\nA live shop: the popular pages read beside writes\n\n${liveTable(run.live!)}\n`);
   process.stdout.write(`\nwritten to ${file}\n`);
 }
 
@@ -153,7 +176,13 @@ async function measureSize(
   url: string,
   baseline: Server,
   work: string,
-): Promise<{ rows: QueryRow[]; imports: ImportRow[]; generated: GenerateRow; planCheck?: PlanCheck }> {
+): Promise<{
+  rows: QueryRow[];
+  imports: ImportRow[];
+  generated: GenerateRow;
+  planCheck?: PlanCheck;
+  live: LiveRow[];
+}> {
   const db = ['--database', url];
   const orders = Math.max(100, Math.round(size / 10));
   const users = Math.max(20, Math.round(size / 100));
@@ -190,7 +219,7 @@ async function measureSize(
   };
   if (values['no-cache']) Object.assign(env, { STOREFRONT_ANSWER_CACHE: '0', STOREFRONT_COUNT_CACHE: '0' });
   const server = await startServer(
-    [CLI, 'serve', '--port', String(port), ...db],
+    [cliOf(), 'serve', '--port', String(port), ...db],
     port,
     '/v2/projects/none/plans/',
     env,
@@ -199,6 +228,7 @@ async function measureSize(
   const storage = connect(url);
   const rows: QueryRow[] = [];
   const imports: ImportRow[] = [];
+  const live: LiveRow[] = [];
   let planCheck: PlanCheck | undefined;
   const base = `${server.url}/v2/projects/${PROJECT}`;
   const bareLoad = (bytes: number) =>
@@ -225,6 +255,12 @@ async function measureSize(
     const touch = invalidator(base, pools);
     // Each size draws from its own stream of the seed: the same inputs on every backend.
     const random = seeded(seed + size);
+    const liveCases = () =>
+      liveShop({ backend, size, base, url, storage, pools, random, seconds, warmup, connections, log });
+    if (liveOnly) {
+      live.push(...(await liveCases()));
+      return { rows, imports, generated, planCheck, live };
+    }
     const bodies: number[] = [];
     for (const c of cases(pools)) {
       // Cold: right after a write (every cache of the project is stale), inputs never asked before.
@@ -278,6 +314,10 @@ async function measureSize(
     });
     log(`    server RSS ${round(rss(server.pid) / 2 ** 20, 0)} MiB`);
 
+    // A live shop: the popular pages beside order updates, stock updates and imports.
+    live.push(...(await liveCases()));
+    log(`    server RSS ${round(rss(server.pid) / 2 ** 20, 0)} MiB`);
+
     // The write side: an import alone, the reads right after it, an import beside reads of every case.
     if (importSize > 0) {
       const ctx: ImportContext = {
@@ -310,7 +350,7 @@ async function measureSize(
     for (const r of rows) r.server_rss_mib = round(peak / 2 ** 20, 0);
     log(`  server peak RSS ${round(peak / 2 ** 20, 0)} MiB`);
   }
-  return { rows, imports, generated, planCheck };
+  return { rows, imports, generated, planCheck, live };
 }
 
 /**

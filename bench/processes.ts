@@ -11,6 +11,21 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'bin', 'storefront.js');
 
+/**
+ * The checkout whose CLI and server are measured: this one, or another (`--server-root`, to
+ * measure an older build with this bench, old against new in one session).
+ */
+let serverRoot = ROOT;
+export function useServerRoot(root: string): void {
+  serverRoot = root;
+}
+export function serverRootOf(): string {
+  return serverRoot;
+}
+export function cliOf(): string {
+  return join(serverRoot, 'bin', 'storefront.js');
+}
+
 // Children still running when the bench ends (an error, Ctrl-C) are stopped with it.
 const running = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -117,7 +132,7 @@ export async function runCli(
 ): Promise<{ stdout: string; seconds: number; peakRss: number }> {
   const started = Date.now();
   const child = track(
-    spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+    spawn(process.execPath, [cliOf(), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
   );
   const stopWatch = watchRss(child.pid!);
   let stdout = '';

@@ -1,3 +1,4 @@
+import type { LiveRow } from './live-shop.js';
 import type { LoadResult } from './load.js';
 
 /** cold: right after a write, inputs never asked before; warm: the same inputs again */
@@ -59,6 +60,8 @@ export interface Run {
   imports: ImportRow[];
   generates?: GenerateRow[];
   plan_checks?: PlanCheck[];
+  /** the live-shop cases (live-shop.ts) */
+  live?: LiveRow[];
 }
 
 /** The run as Markdown tables (docs/PERFORMANCE.md takes them as they are). */
