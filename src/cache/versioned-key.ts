@@ -27,10 +27,7 @@ export const CACHE_READS = {
 export type CacheKind = keyof typeof CACHE_READS;
 
 /** The fields of the project row a cache key reads (the shared project read carries them all). */
-export type VersionedProject = Pick<
-  Project,
-  'id' | 'created_at' | (typeof CACHE_READS)[CacheKind][number]
->;
+export type VersionedProject = Pick<Project, 'id' | 'created_at' | (typeof CACHE_READS)[CacheKind][number]>;
 
 /**
  * A cache key scoped to one project at the versions of the types a kind of answer shows.

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type TestContext, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { connect } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { importDocument } from '../../src/import/import.js';
+import { createKey } from '../../src/keys/repository.js';
+import { PRODUCTS, PROJECT, seedDocument } from '../changes/catalog.js';
+import { testApp } from '../support/app.js';
+import { freshDatabase } from '../support/pg-database.js';
+import { startServe } from '../support/processes.js';
+import { bearer, call } from '../support/request.js';
+import { PG_SKIP, backends } from '../support/storage.js';
+
+// A read that starts after a write was acknowledged never answers the state before it, from
+// any cache, in any process. A `storefront serve` process takes product and order updates
+// over HTTP (two writers at once); this process imports new products through a storage of
+// its own; two apps, each on its own storage of the same database (two processes' worth of
+// state), read all the while with their caches on: single products, `ids=`, lists and their
+// totals, a search total, the orders list and the change feed. Every value written only
+// grows (prices and delivery notes from one counter, products renamed into the search, new
+// products), so each read is checked against what was acknowledged before it began.
+//
+// The guard runs the same with the writer process's per-type versions broken on purpose
+// (STOREFRONT_BROKEN_TYPE_VERSIONS, src/writes/type-versions.ts), and must see stale answers:
+// proof that this test fails when invalidation is broken.
+
+const WRITE_MS = 2500;
+const P = `/v2/projects/${PROJECT}`;
+/** visible products of the seed catalog (test/changes/catalog.ts hides every seventh) */
+const VISIBLE = Array.from({ length: PRODUCTS }, (_, i) => i + 1).filter((id) => (id - 1) % 7 !== 0);
+const ORDERS = 30;
+const TERM = 'zzfresh';
+
+interface Acked {
+  prices: Map<number, number>;
+  notes: Map<number, number>;
+  renamed: number;
+  imported: number;
+}
+
+async function database(t: TestContext, backend: 'sqlite' | 'postgres'): Promise<string> {
+  if (backend === 'postgres') return (await freshDatabase(t, 'sf_stale')).url;
+  const dir = mkdtempSync(join(tmpdir(), 'sf-stale-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return `sqlite:${join(dir, 'shop.db')}`;
+}
+
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
+
+async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: boolean) {
+  const url = await database(t, backend);
+  const storages = [connect(url), connect(url), connect(url)];
+  t.after(() => Promise.all(storages.map((s) => s.close())));
+  const [a, b, importer] = storages;
+  await migrateToLatest(a.db);
+  await importDocument(a.db, seedDocument());
+  const { key } = await createKey(a.db, PROJECT, 'stale');
+  const server = await startServe(t, { DATABASE_URL: url, STOREFRONT_BROKEN_TYPE_VERSIONS: broken ? '1' : '0' });
+  const apps = [
+    (await testApp(t, backend, { storage: a, rateLimit: false })).app,
+    (await testApp(t, backend, { storage: b, rateLimit: false })).app,
+  ];
+  const get = async (app: FastifyInstance, path: string) => {
+    const r = await call(app, 'GET', `${P}${path}`, { headers: bearer(key) });
+    assert.equal(r.status, 200, `${path}: ${r.text}`);
+    return r.body;
+  };
+  const baseTotal = (await get(apps[0], '/products/')).meta.total as number;
+
+  // What was acknowledged: each value is recorded once its write has answered.
+  const acked: Acked = { prices: new Map(), notes: new Map(), renamed: 0, imported: 0 };
+  let counter = 1000;
+  let writing = true;
+  const unrenamed = [...VISIBLE];
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${server.url}${P}${path}`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await res.arrayBuffer();
+    assert.equal(res.status, 200, path);
+  };
+  const writer = async () => {
+    const end = Date.now() + WRITE_MS;
+    while (Date.now() < end) {
+      const value = ++counter;
+      const roll = Math.random();
+      if (roll < 0.6) {
+        const id = pick(VISIBLE);
+        await post(`/products/${id}`, { price: value });
+        acked.prices.set(id, Math.max(acked.prices.get(id) ?? 0, value));
+      } else if (roll < 0.7 && unrenamed.length > 0) {
+        const id = unrenamed.splice(Math.floor(Math.random() * unrenamed.length), 1)[0];
+        await post(`/products/${id}`, { name: `${TERM} ${id}` });
+        acked.renamed++;
+      } else {
+        const id = 1 + Math.floor(Math.random() * ORDERS);
+        await post(`/orders/${id}`, { delivery_information: String(value) });
+        acked.notes.set(id, Math.max(acked.notes.get(id) ?? 0, value));
+      }
+    }
+  };
+  const importing = async () => {
+    for (let id = 10_000; writing; id++) {
+      await importDocument(importer.db, {
+        project: seedDocument().project,
+        products: [{ id, handle: `new-${id}`, name: `New ${id}`, price: 1 }],
+      });
+      acked.imported++;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  // Each read is checked against what was acknowledged before it began.
+  const stale: string[] = [];
+  let reads = 0;
+  const olderPrice = (floor: Acked, what: string, p: { id: number; price: number }) => {
+    const least = floor.prices.get(p.id) ?? 0;
+    if (p.price < least) stale.push(`${what}: product ${p.id} price ${p.price}, acknowledged ${least}`);
+  };
+  const olderNote = (floor: Acked, what: string, o: { id: number; delivery_information: string | null }) => {
+    const least = floor.notes.get(o.id) ?? 0;
+    if (Number(o.delivery_information ?? 0) < least)
+      stale.push(`${what}: order ${o.id} note ${o.delivery_information}, acknowledged ${least}`);
+  };
+  const readers = async (app: FastifyInstance) => {
+    while (writing) {
+      const floor: Acked = { ...acked, prices: new Map(acked.prices), notes: new Map(acked.notes) };
+      const roll = Math.floor(Math.random() * 6);
+      reads++;
+      if (roll === 0) {
+        const id = pick(VISIBLE);
+        olderPrice(floor, 'single', await get(app, `/products/${id}`));
+      } else if (roll === 1) {
+        const ids = Array.from({ length: 10 }, () => pick(VISIBLE));
+        for (const p of (await get(app, `/products/?perpage=100&ids=${ids.join(',')}`)).data)
+          olderPrice(floor, 'ids=', p);
+      } else if (roll === 2) {
+        const list = await get(app, `/products/?perpage=100&order=price_desc`);
+        for (const p of list.data) olderPrice(floor, 'list', p);
+        if (list.meta.total < baseTotal + floor.imported)
+          stale.push(`list total ${list.meta.total}, acknowledged ${baseTotal + floor.imported}`);
+      } else if (roll === 3) {
+        const total = (await get(app, `/products/?search=${TERM}`)).meta.total;
+        if (total < floor.renamed) stale.push(`search total ${total}, acknowledged ${floor.renamed}`);
+      } else if (roll === 4) {
+        for (const o of (await get(app, '/orders/?perpage=100')).data) olderNote(floor, 'orders list', o);
+      } else {
+        const feed = await get(app, '/changes/?types=product,order&limit=1000');
+        assert.equal(feed.has_more, false);
+        for (const e of feed.data) {
+          if (e.action !== 'upsert') continue;
+          if (e.type === 'product') olderPrice(floor, 'feed', e.record);
+          else olderNote(floor, 'feed', e.record);
+        }
+      }
+    }
+  };
+
+  // One update first: the server's first write compiles what later ones reuse.
+  await post(`/products/${VISIBLE[0]}`, { price: counter });
+  acked.prices.set(VISIBLE[0], counter);
+  const reading = Promise.all([readers(apps[0]), readers(apps[0]), readers(apps[1]), readers(apps[1])]);
+  const imports = importing();
+  await Promise.all([writer(), writer()]);
+  writing = false;
+  await Promise.all([reading, imports]);
+  return { stale, reads, writes: counter - 1000, imported: acked.imported };
+}
+
+for (const backend of backends()) {
+  describe(
+    `reads never see the state before an acknowledged write [${backend}]`,
+    { skip: backend === 'postgres' ? PG_SKIP : false },
+    () => {
+      test('single products, ids=, lists, totals, orders and the feed, from two apps, under writes of another process', async (t) => {
+        const r = await run(t, backend, false);
+        t.diagnostic(`${r.reads} reads, ${r.writes} HTTP writes, ${r.imported} imports`);
+        assert.ok(r.reads > 100 && r.writes > 20, 'enough reads and writes to mean something');
+        assert.deepEqual(r.stale.slice(0, 10), []);
+      });
+
+      test('the guard: with the per-type versions broken on purpose, stale answers are seen', async (t) => {
+        const r = await run(t, backend, true);
+        t.diagnostic(`${r.reads} reads, ${r.writes} HTTP writes, ${r.stale.length} stale answers, e.g. ${r.stale[0]}`);
+        assert.ok(r.stale.length > 0, 'the check catches caches keyed by versions that writes do not change');
+      });
+    },
+  );
+}
