@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
+import type * as Connect from '../src/db/connect.js';
+import type * as Import from '../src/import/import.js';
 
 // The writes of a live shop (live-shop.ts), sent at a fixed rate from a thread of their own,
 // so that the load generator's event loop never delays them: each write starts at its
@@ -103,8 +105,8 @@ async function main(): Promise<void> {
 /** 500 new orders in one import, through the measured checkout's own import code (another process's write). */
 async function importerOf(): Promise<(first: number) => Promise<void>> {
   const code = (path: string) => import(pathToFileURL(join(job.serverRoot, 'dist', 'src', path)).href);
-  const { connect } = (await code('db/connect.js')) as typeof import('../src/db/connect.js');
-  const { importDocument } = (await code('import/import.js')) as typeof import('../src/import/import.js');
+  const { connect } = (await code('db/connect.js')) as typeof Connect;
+  const { importDocument } = (await code('import/import.js')) as typeof Import;
   const storage = connect(job.url);
   return async (first) => {
     const orders = Array.from({ length: 500 }, (_, i) => {

@@ -183,7 +183,11 @@ eachBackend('kept search-gram counts', (backend) => {
     await generate(storage, 'other', { products: 30, orders: 0, users: 0 });
     const down = await (await migrator(storage.db)).migrateTo('010-webhooks');
     assert.equal(down.error, undefined);
-    assert.deepEqual(await migrateToLatest(storage.db), ['011-search-grams', '012-one-index-per-order', '013-type-versions']);
+    assert.deepEqual(await migrateToLatest(storage.db), [
+      '011-search-grams',
+      '012-one-index-per-order',
+      '013-type-versions',
+    ]);
     await check(storage, 'after the migration');
   });
 });
