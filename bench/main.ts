@@ -386,18 +386,28 @@ async function checkAnswers(
   return { bytes: Math.round(bytes / samples.length), totalsOk };
 }
 
-/** A write that changes nothing but the project's data_version: every cache of the project goes stale. */
+/**
+ * Writes that change nothing but versions: a product and an order saved unchanged, so that
+ * every cache of the project (keyed by the versions of the types each answer shows) is stale.
+ */
 function invalidator(base: string, pools: Pools): () => Promise<void> {
   const handle = pools.handles[0];
   const auth = { authorization: `Bearer ${pools.key}` };
-  return async () => {
-    const product = (await (await fetch(`${base}/products/${handle}`)).json()) as { price: number };
-    const res = await fetch(`${base}/products/${handle}`, {
+  const save = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ price: product.price }),
+      body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`the invalidating write answered ${res.status}: ${await res.text()}`);
+  };
+  return async () => {
+    const product = (await (await fetch(`${base}/products/${handle}`)).json()) as { price: number };
+    await save(`/products/${handle}`, { price: product.price });
+    const orders = (await (await fetch(`${base}/orders/?perpage=1`, { headers: auth })).json()) as {
+      data: { id: number; payment_status: string }[];
+    };
+    if (orders.data[0]) await save(`/orders/${orders.data[0].id}`, { payment_status: orders.data[0].payment_status });
   };
 }
 

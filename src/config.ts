@@ -98,7 +98,8 @@ export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   shutdownTimeoutMs: 10_000,
 });
 
-// Both are keyed by data_version, so they never serve stale data; off, they let the bench
+// Both are keyed by the versions of what each answer shows (src/cache/versioned-key.ts), so
+// they never serve stale data; off, they let the bench
 // measure the queries alone.
 export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   answers: true,

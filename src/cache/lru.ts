@@ -1,7 +1,7 @@
 /**
  * A map bounded by total weight (bytes of an answer, 1 for a count or a statement) that
- * evicts what was not used recently. Keys carry the project's data_version, so entries of an
- * older version are never asked for again and simply age out; nothing has to be deleted on
+ * evicts what was not used recently. Keys carry the project's versions (versioned-key.ts), so
+ * entries of an older version are never asked for again and simply age out; nothing has to be deleted on
  * a write.
  *
  * Second chance (CLOCK) rather than strict LRU: a hit only marks its entry, and eviction,

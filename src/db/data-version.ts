@@ -5,7 +5,8 @@ import type { Database } from './schema.js';
 // projects.data_version (migration 002) changes whenever anything of the project that an
 // answer shows changes. The write unit (src/writes/write-project.ts) bumps it first in every
 // write transaction, so the bump commits exactly with the data; the project row, read on
-// every request, then carries the version the caches are keyed by (src/cache/). Another
+// every request, then carries the versions the caches are keyed by (the per-type ones set in the
+// same transaction, src/writes/type-versions.ts; the change feed's is this one). Another
 // process's write is therefore seen by the next request, with no message between processes.
 //
 // First in a transaction: it locks the project row (PostgreSQL), so writers of one project

@@ -16,7 +16,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** the database (storage.ts) */
     storage: Storage;
-    /** exact totals per filter and data_version (storage.ts, src/cache/count-cache.ts) */
+    /** exact totals per filter and version of what they count (storage.ts, src/cache/count-cache.ts) */
     counts: CountCache;
     /** the stored answers, or null when STOREFRONT_ANSWER_CACHE is off (answer-cache.ts) */
     answers: AnswerStore | null;

@@ -2,7 +2,7 @@ import type { Reads } from '../../db/reads.js';
 import { PROJECT_ID, type Project, findProjects } from './repository.js';
 
 // Every request under /v2/projects/:project_id reads its project's row: the row carries the
-// data_version every cache is keyed by, and reading it is how a write of another process
+// versions every cache is keyed by (per record type, src/cache/versioned-key.ts), and reading it is how a write of another process
 // becomes visible on the very next request. On PostgreSQL that is a round trip per request,
 // which bounded a busy server's throughput.
 //
