@@ -15,7 +15,7 @@ export interface ProjectTable {
   keys_version: Generated<number>;
   /**
    * the data_version of the last write that changed records of each type: the caches' keys,
-   * by what each answer shows (migration 013, src/writes/type-versions.ts)
+   * by what each answer shows (migration 014, src/writes/type-versions.ts)
    */
   products_version: Generated<number>;
   categories_version: Generated<number>;

@@ -3,7 +3,7 @@ import type { ChangeType } from '../changes/entry.js';
 import { brokenTypeVersions } from '../config.js';
 import type { Database, ProjectTable } from '../db/schema.js';
 
-// The per-type versions of a project (migration 013): each record type's column takes the
+// The per-type versions of a project (migration 014): each record type's column takes the
 // write's own data_version when the write declared a change of that type (a new currency is
 // declared as a change of every product). Set by the write unit in the write's transaction,
 // after its work, so that they commit exactly with the data; the caches key each answer by

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Storage } from '../../src/db/connect.js';
-import { migrateToLatest, migrator } from '../../src/db/migrate.js';
+import { MIGRATION_NAMES, migrateToLatest, migrator } from '../../src/db/migrate.js';
 import { generate } from '../../src/generate/generate.js';
 import { ImportError, importDocument } from '../../src/import/import.js';
 import { writeProject } from '../../src/writes/write-project.js';
@@ -183,11 +183,11 @@ eachBackend('kept search-gram counts', (backend) => {
     await generate(storage, 'other', { products: 30, orders: 0, users: 0 });
     const down = await (await migrator(storage.db)).migrateTo('010-webhooks');
     assert.equal(down.error, undefined);
-    assert.deepEqual(await migrateToLatest(storage.db), [
-      '011-search-grams',
-      '012-one-index-per-order',
-      '013-type-versions',
-    ]);
+    // Every migration from 011 on applies again (later ones too).
+    assert.deepEqual(
+      await migrateToLatest(storage.db),
+      MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf('011-search-grams')),
+    );
     await check(storage, 'after the migration');
   });
 });
