@@ -21,6 +21,7 @@ import errorHandler from './plugins/error-handler.js';
 import health from './plugins/health.js';
 import httpCaching from './plugins/http-caching.js';
 import idempotency from './plugins/idempotency.js';
+import imports, { type ImportOptions } from './plugins/imports.js';
 import metrics from './plugins/metrics.js';
 import { methodNotAllowed, servedMethods } from './plugins/method-not-allowed.js';
 import projectScope, { PROJECT_ROUTES } from './plugins/project-scope.js';
@@ -34,6 +35,8 @@ import webhooks, { type WebhookOptions } from './plugins/webhooks.js';
 import { categoryRoutes } from './resources/categories/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
+import { importRoutes } from './resources/imports/routes.js';
+import { Import } from './resources/imports/schemas.js';
 import { keyRoutes } from './resources/keys/routes.js';
 import { Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
@@ -70,6 +73,8 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** CDN_MAX_AGE: public answers also carry CDN-Cache-Control with this lifetime, in seconds */
   cdnMaxAge?: number;
+  /** imports over HTTP: the job runner (on unless `runner: false`), IMPORT_MAX_BYTES, the spool directory */
+  imports?: ImportOptions;
 }
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
@@ -97,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
   await app.register(health);
   await app.register(webhooks, options.webhooks ?? {});
+  await app.register(imports, options.imports ?? {});
   await app.register(serviceIndex);
   await app.register(projectScope, { now: options.now });
   await app.register(rateLimit, {
@@ -114,7 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The routes. Those added from here on get a 405 for the methods their path lacks, and
   // are in the OpenAPI document (collected as they are added).
-  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key, WebhookEndpoint])
+  for (const schema of [ErrorBody, Product, Category, FeedCategory, Plan, User, Order, Key, WebhookEndpoint, Import])
     app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);
@@ -129,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(keyRoutes);
       await scope.register(webhookRoutes);
       await scope.register(changeRoutes);
+      await scope.register(importRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );
