@@ -55,8 +55,8 @@ export interface RunnerOptions {
   leaseMs?: number;
   /** deletions older than this many days leave the change log (the import's batch write) */
   retentionDays?: number;
-  /** tests: called when a job is claimed, before its import starts */
-  beforeRun?: (job: ImportJobRow) => Promise<void>;
+  /** tests: called when a job is claimed, before its import starts (the signal: it was canceled meanwhile) */
+  beforeRun?: (job: ImportJobRow, signal: AbortSignal) => Promise<void>;
 }
 
 /** Why a running import was stopped. */
@@ -256,7 +256,7 @@ export class ImportRunner {
       cursor_before: versionBefore === null ? null : cursorBefore(versionBefore),
     });
     try {
-      await this.options.beforeRun?.(job);
+      await this.options.beforeRun?.(job, abort.signal);
       abort.signal.throwIfAborted();
       const summary = await importFile(this.db, job.spool_path ?? '', {
         project: job.project_id,
