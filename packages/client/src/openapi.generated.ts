@@ -1098,7 +1098,10 @@ export interface operations {
     createImport: {
         parameters: {
             query?: {
-                /** @description true: check everything, write nothing */
+                /**
+                 * @description true: check everything, write nothing
+                 * @example false
+                 */
                 dry_run?: boolean;
             };
             header?: {
@@ -1124,7 +1127,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "project": {
+                 *         "id": "demo",
+                 *         "name": "Demo shop",
+                 *         "currency": "USD"
+                 *       }
+                 *     }
+                 */
                 "application/json": Record<string, never>;
+                /**
+                 * @example {"type":"project","id":"demo","name":"Demo shop","currency":"USD"}
+                 *     {"type":"product","id":1001,"handle":"linen-shirt","name":"Linen shirt","price":4900}
+                 */
                 "application/x-ndjson": unknown;
             };
         };

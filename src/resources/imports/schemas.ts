@@ -63,7 +63,7 @@ export const ImportParams = Type.Object({ project_id: ProjectId, import_id: Path
 
 export const ImportQuery = Type.Object(
   {
-    dry_run: Type.Optional(Type.Boolean({ description: 'true: check everything, write nothing' })),
+    dry_run: Type.Optional(Type.Boolean({ description: 'true: check everything, write nothing', examples: [false] })),
   },
   { additionalProperties: false },
 );
@@ -91,12 +91,17 @@ export const ImportBody = {
     'application/json': {
       schema: {
         type: 'object',
+        // The demo project as it is: sending the example changes nothing.
+        examples: [{ project: { id: 'demo', name: 'Demo shop', currency: 'USD' } }],
         description:
           'a JSON document: { "project": { "id", "name", "currency" }, "categories": […], "products": […], "plans": […], "users": […], "orders": […] } (docs/API.md, "Import format"); its project must be the path\'s',
       },
     },
     'application/x-ndjson': {
       schema: {
+        examples: [
+          '{"type":"project","id":"demo","name":"Demo shop","currency":"USD"}\n{"type":"product","id":1001,"handle":"linen-shirt","name":"Linen shirt","price":4900}\n',
+        ],
         description:
           'NDJSON: one JSON object a line, each with its "type"; the first line is the project ({"type":"project","id",…}), which must be the path\'s',
       },
