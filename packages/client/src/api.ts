@@ -120,11 +120,7 @@ export function createApi(options: ClientOptions): Api {
       {
         method,
         headers,
-        body: upload
-          ? (upload.data as BodyInit)
-          : request.body === undefined
-            ? undefined
-            : JSON.stringify(request.body),
+        body: upload ? upload.data : request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: request.signal,
         // fetch sends a stream only half-duplex (Node requires saying so).
         ...(streamed ? { duplex: 'half' } : {}),

@@ -104,9 +104,9 @@ function bodyOf(file: ImportFile): string | Blob | ArrayBuffer | Uint8Array | Re
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { value, done } = await iterator.next();
-      if (done) controller.close();
-      else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
+      const next: IteratorResult<Uint8Array | string> = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
     },
     async cancel() {
       await iterator.return?.();
