@@ -235,6 +235,7 @@ export class ImportRunner {
     this.running = running;
     const postgres = isPostgres(this.db);
     let versionBefore: number | undefined | null = null;
+    let committing = false;
     let renewing: Promise<void> | undefined;
     let lastWrite = Date.now();
     // PostgreSQL: the lease and the figures, now and then, on another connection; a cancel
@@ -271,10 +272,19 @@ export class ImportRunner {
         },
         onWrite: (ctx) => (versionBefore = ctx.versionBefore),
         // The success commits with the records: never an import written but shown unfinished.
-        beforeCommit: (ctx, s) => finishJob(ctx.db, id, outcome(succeeded(s))),
+        beforeCommit: (ctx, s) => {
+          committing = true;
+          return finishJob(ctx.db, id, outcome(succeeded(s)));
+        },
       });
       if (Number(job.dry_run) === 1) await finishJob(this.db, id, outcome(succeeded(summary)));
     } catch (e) {
+      // Past beforeCommit the import may have committed, its success with it; what failed
+      // came after (the planner statistics' refresh): the import stands.
+      if (committing && (await findJob(this.db, job.project_id, id))?.status === 'succeeded') {
+        this.options.log?.warn({ err: e, import: id }, 'a failure after an import committed');
+        return;
+      }
       const reason: unknown = abort.signal.aborted ? abort.signal.reason : undefined;
       if (reason instanceof Stop && reason.why === 'shutdown') {
         await requeue(this.db, id, this.owner);
