@@ -73,7 +73,7 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** CDN_MAX_AGE: public answers also carry CDN-Cache-Control with this lifetime, in seconds */
   cdnMaxAge?: number;
-  /** imports over HTTP: the job runner (on unless `runner: false`), IMPORT_MAX_BYTES, the spool directory */
+  /** imports over HTTP: the job runner (serve runs it), IMPORT_MAX_BYTES, the spool directory */
   imports?: ImportOptions;
 }
 

@@ -52,7 +52,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     metricsToken: config.metricsToken,
     cdnMaxAge: config.cdnMaxAge,
     webhooks: { worker: true, allowPrivate: config.webhookAllowPrivate },
-    imports: { maxBytes: config.imports.maxBytes, spoolDir: config.imports.spoolDir },
+    imports: { runner: true, maxBytes: config.imports.maxBytes, spoolDir: config.imports.spoolDir },
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -21,13 +21,13 @@ export interface ImportSummary {
   counts: Record<Kind, number>;
   /** records deleted by the file's deletions, by kind (a category's subtree included) */
   deleted: Record<Kind, number>;
-  /** records read from the file, the project's included */
-  records: number;
 }
 
 export interface ImportOptions {
   /** called now and then with the number of records read so far and the share of the file read (0 to 1) */
   onProgress?: (records: number, fraction: number) => void;
+  /** called once the whole file is read, with the number of records it held (the project's included) */
+  onRead?: (records: number) => void;
   /** deletions older than this many days leave the change log (default: CHANGES_RETENTION_DAYS) */
   retentionDays?: number;
   /** the import is for this project: a file naming another is refused by name, before any write */
@@ -191,12 +191,13 @@ async function run(
 ): Promise<ImportSummary> {
   const readAll = async (session: ImportSession): Promise<ImportSummary> => {
     const records = await read(session);
+    options.onRead?.(records);
     await session.finish();
     if (!session.ok || !session.projectId) {
       const { listed, count } = session.problems;
       throw new ImportError(listed.length ? listed : ['the file names no project'], count);
     }
-    return { projectId: session.projectId, counts: session.counts, deleted: session.deleted, records };
+    return { projectId: session.projectId, counts: session.counts, deleted: session.deleted };
   };
   const projectId = checkRecord(ProjectRecord, project).length === 0 ? (project as ProjectRecord).id : undefined;
   if (projectId === undefined) return readAll(new ImportSession(format));

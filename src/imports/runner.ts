@@ -270,14 +270,15 @@ export class ImportRunner {
           live.progress = Math.min(0.99, fraction);
           if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) renew();
         },
+        onRead: (records) => (live.records_read = records),
         onWrite: (ctx) => (versionBefore = ctx.versionBefore),
         // The success commits with the records: never an import written but shown unfinished.
         beforeCommit: (ctx, s) => {
           committing = true;
-          return finishJob(ctx.db, id, outcome(succeeded(s)));
+          return finishJob(ctx.db, id, outcome(succeeded(s, live.records_read)));
         },
       });
-      if (Number(job.dry_run) === 1) await finishJob(this.db, id, outcome(succeeded(summary)));
+      if (Number(job.dry_run) === 1) await finishJob(this.db, id, outcome(succeeded(summary, live.records_read)));
     } catch (e) {
       // Past beforeCommit the import may have committed, its success with it; what failed
       // came after (the planner statistics' refresh): the import stands.
@@ -352,10 +353,10 @@ export class ImportRunner {
   }
 }
 
-function succeeded(summary: ImportSummary): Omit<Outcome, 'now' | 'cursor_before'> {
+function succeeded(summary: ImportSummary, records: number): Omit<Outcome, 'now' | 'cursor_before'> {
   const counts = noImportCounts();
   for (const { kind } of RESOURCES) counts[kind] = { upserted: summary.counts[kind], deleted: summary.deleted[kind] };
-  return { status: 'succeeded', records_read: summary.records, counts, errors: [], errors_total: 0 };
+  return { status: 'succeeded', records_read: records, counts, errors: [], errors_total: 0 };
 }
 
 /** `products[12].price: must be …` -> its place and its message. */

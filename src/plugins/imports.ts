@@ -6,10 +6,11 @@ import { ImportRunner, type RunnerOptions } from '../imports/runner.js';
 // Imports over HTTP in a server process (docs/API.md, "Imports"): `app.imports` (the limits
 // the upload route applies, and the job runner). The runner starts once the app is ready —
 // first marking failed the jobs that a dead process left running — and stops when it closes,
-// a job it was running going back to its queue.
+// a job it was running going back to its queue. Like the webhook worker, it runs where asked
+// (every `storefront serve`): an app built without it only queues uploads.
 
 export interface ImportOptions {
-  /** run import jobs in this process (default: yes; off, jobs wait for another process) */
+  /** run import jobs in this process (serve: always; tests: when they import; off, jobs wait for a process that runs them) */
   runner?: boolean;
   /** IMPORT_MAX_BYTES */
   maxBytes?: number;
@@ -40,7 +41,7 @@ export default fp(
       beforeRun: options.beforeRun,
     });
     app.decorate('imports', { maxBytes, spoolDir, runner } satisfies Imports);
-    if (options.runner !== false) {
+    if (options.runner) {
       app.addHook('onReady', async () => runner.start());
       app.addHook('onClose', async () => runner.stop());
     }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ApiError, createClient } from '../../src/client/index.js';
 import { eachBackend } from '../support/each-backend.js';
-import { liveServer } from '../support/live-server.js';
+import { testApp } from '../support/app.js';
+import { SHOP, seedShop } from '../support/shop.js';
 
 // The client's imports helpers against a real server: a string, a Blob of a file and a Node
 // stream are uploaded; create waits when asked, wait() polls to the end, list and cancel.
@@ -15,8 +16,13 @@ const project = { type: 'project', id: 'shop', name: 'Shop', currency: 'EUR' };
 
 eachBackend('client imports', (backend) => {
   test('create (string, file, stream), get, wait, list, cancel', async (t) => {
-    const server = await liveServer(t, backend);
-    const client = createClient({ baseUrl: server.baseUrl, projectId: 'shop', apiKey: server.key });
+    // A server that runs import jobs, as `storefront serve` does.
+    const { app, storage, key } = await testApp(t, backend, { imports: { runner: true, pollMs: 100 } });
+    await seedShop(storage);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const client = createClient({ baseUrl, projectId: SHOP, apiKey: await key(SHOP) });
 
     const text = line(project) + line({ type: 'product', id: 300, handle: 'from-text', name: 'From text', price: 1 });
     const waited = await client.imports.create(text, { wait: 30 });

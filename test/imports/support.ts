@@ -38,7 +38,7 @@ export async function importApp(
   if (!options.spoolDir) t.after(() => rmSync(spoolDir, { recursive: true, force: true }));
   const base = await testApp(t, backend, {
     storage: options.storage,
-    imports: { pollMs: 100, ...options.imports, spoolDir },
+    imports: { runner: true, pollMs: 100, ...options.imports, spoolDir },
   });
   if (options.seed !== false) {
     await seedShop(base.storage);
