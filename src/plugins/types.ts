@@ -5,6 +5,7 @@ import type { KeyChecker } from '../keys/checker.js';
 import type { Scope } from '../keys/scopes.js';
 import type { Project } from '../resources/projects/repository.js';
 import type { IdempotencyClaim } from './idempotency.js';
+import type { Imports } from './imports.js';
 import type { Metrics } from './metrics.js';
 import type { Webhooks } from './webhooks.js';
 
@@ -25,6 +26,8 @@ declare module 'fastify' {
     keys: KeyChecker;
     /** the webhook address rule, clock and delivery worker (webhooks.ts) */
     webhooks: Webhooks;
+    /** the upload limits and the import job runner (imports.ts) */
+    imports: Imports;
     /** the methods each route path serves, collected as routes are added (method-not-allowed.ts) */
     servedMethods: ReadonlyMap<string, ReadonlySet<string>>;
   }

@@ -100,7 +100,7 @@ test('every operation: a camelCase operationId, examples for its parameters and 
       const where = `${method.toUpperCase()} ${path}`;
       assert.match(
         operation.operationId ?? '',
-        /^(list|get|update|create|revoke|roll|delete|enable|replay)[A-Z][A-Za-z]+$/,
+        /^(list|get|update|create|revoke|roll|delete|enable|replay|cancel)[A-Z][A-Za-z]+$/,
         `${where}: operationId`,
       );
       ids.push(operation.operationId);
@@ -145,6 +145,7 @@ const TAKES_NO_BODY = new Set([
   'POST /v2/projects/{project_id}/keys/{key_id}/revoke',
   'POST /v2/projects/{project_id}/webhooks/{endpoint_id}/enable',
   'POST /v2/projects/{project_id}/webhooks/messages/{message_id}/replay',
+  'POST /v2/projects/{project_id}/imports/{import_id}/cancel',
 ]);
 
 test('every operation declares its path parameters, its errors, and 304 for GET', async (t) => {

@@ -183,7 +183,7 @@ eachBackend('kept search-gram counts', (backend) => {
     await generate(storage, 'other', { products: 30, orders: 0, users: 0 });
     const down = await (await migrator(storage.db)).migrateTo('010-webhooks');
     assert.equal(down.error, undefined);
-    assert.deepEqual(await migrateToLatest(storage.db), ['011-search-grams', '012-one-index-per-order']);
+    assert.deepEqual((await migrateToLatest(storage.db)).slice(0, 2), ['011-search-grams', '012-one-index-per-order']);
     await check(storage, 'after the migration');
   });
 });

@@ -83,3 +83,9 @@ export type Change = {
 export interface ChangesPage extends Omit<FeedAnswer, 'data'> {
   data: (Change extends FeedAnswer['data'][number] ? Change : never)[];
 }
+
+/** An import job (`POST /imports/`): its status, progress, counts and errors by place. */
+export type Import = Schemas['Import'];
+export type ImportStatus = Import['status'];
+/** The media types an import is sent as: a JSON document or NDJSON lines. */
+export type ImportFormat = Import['format'];
