@@ -36,7 +36,7 @@ import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
 import { CHANGE_ENTRIES } from './resources/changes/schemas.js';
 import { keyRoutes } from './resources/keys/routes.js';
-import { Key } from './resources/keys/schemas.js';
+import { CurrentKey, Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
 import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
@@ -131,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     User,
     Order,
     Key,
+    CurrentKey,
     WebhookEndpoint,
     ...CHANGE_ENTRIES,
   ])

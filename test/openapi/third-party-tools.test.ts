@@ -123,7 +123,7 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
     // (test/webhooks/), through the app builder.
     const skipped = ['deleteWebhook', 'replayWebhookMessage'];
     const calls = callsFromExamples(document).filter((c) => !skipped.includes(c.operationId));
-    assert.equal(calls.length, 22);
+    assert.equal(calls.length, 23);
     assert.ok(
       calls.findIndex((c) => c.operationId === 'createKey') < calls.findIndex((c) => c.operationId === 'revokeKey'),
     );
