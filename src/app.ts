@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { consoleRoute } from './client/console-route.js';
 import { toolkitRoute } from './client/toolkit-route.js';
 import {
   type CacheConfig,
@@ -139,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
+  await app.register(consoleRoute);
   await app.register(
     async (scope) => {
       await scope.register(planRoutes);
