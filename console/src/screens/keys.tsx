@@ -110,11 +110,13 @@ export function Keys(): JSX.Element {
           </fieldset>
           <label>
             Expires
-            <select name="expires_in_days" defaultValue="90">
+            <select name="expires_in_days">
               <option value="">never</option>
               <option value="1">in a day</option>
               <option value="30">in 30 days</option>
-              <option value="90">in 90 days</option>
+              <option value="90" selected>
+                in 90 days
+              </option>
               <option value="365">in a year</option>
             </select>
           </label>

@@ -192,9 +192,9 @@ function OrderView({
         <form class="stack" onSubmit={onSubmit}>
           <label>
             Payment status
-            <select name="payment_status" defaultValue={order.payment_status}>
+            <select name="payment_status">
               {PAYMENT.map((p) => (
-                <option key={p} value={p}>
+                <option key={p} value={p} selected={p === order.payment_status}>
                   {words(p)}
                 </option>
               ))}
@@ -202,9 +202,9 @@ function OrderView({
           </label>
           <label>
             Fulfillment status
-            <select name="fulfillment_status" defaultValue={order.fulfillment_status}>
+            <select name="fulfillment_status">
               {FULFILLMENT.map((f) => (
-                <option key={f} value={f}>
+                <option key={f} value={f} selected={f === order.fulfillment_status}>
                   {words(f)}
                 </option>
               ))}

@@ -43,10 +43,10 @@ export function OrderFilters({ params }: { params: URLSearchParams }): JSX.Eleme
   const choice = (name: string, label: string, values: string[], any = 'any') => (
     <label>
       {label}
-      <select name={name} key={`${name}=${params.get(name) ?? ''}`} defaultValue={params.get(name) ?? ''}>
+      <select name={name}>
         <option value="">{any}</option>
         {values.map((v) => (
-          <option key={v} value={v}>
+          <option key={v} value={v} selected={v === params.get(name)}>
             {words(v)}
           </option>
         ))}

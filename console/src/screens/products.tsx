@@ -84,9 +84,9 @@ export function Products(): JSX.Element {
         </label>
         <label>
           Sort
-          <select name="order" defaultValue={params.get('order') ?? 'date_desc'}>
+          <select name="order">
             {ORDERS.map(([value, label]) => (
-              <option key={value} value={value}>
+              <option key={value} value={value} selected={value === (params.get('order') ?? 'date_desc')}>
                 {label}
               </option>
             ))}
@@ -94,10 +94,10 @@ export function Products(): JSX.Element {
         </label>
         <label>
           Category
-          <select name="category" defaultValue={params.get('category') ?? ''}>
+          <select name="category">
             <option value="">every category</option>
             {flatten(categories.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
+              <option key={c.id} value={c.id} selected={String(c.id) === params.get('category')}>
                 {c.label}
               </option>
             ))}
@@ -115,10 +115,14 @@ export function Products(): JSX.Element {
         </label>
         <label>
           Per page
-          <select name="perpage" defaultValue={params.get('perpage') ?? ''}>
+          <select name="perpage">
             <option value="">20</option>
-            <option value="50">50</option>
-            <option value="100">100</option>
+            <option value="50" selected={params.get('perpage') === '50'}>
+              50
+            </option>
+            <option value="100" selected={params.get('perpage') === '100'}>
+              100
+            </option>
           </select>
         </label>
         <button type="submit" class="primary">
