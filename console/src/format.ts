@@ -21,3 +21,9 @@ export function words(name: string): string {
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A text field of a submitted form ('' when absent). */
+export function field(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}

@@ -25,7 +25,7 @@ export function orderQuery(params: URLSearchParams): OrderListQuery {
     if (value === null || value === '') continue;
     query[name] = ['created_after', 'created_before', 'perpage', 'page'].includes(name) ? Number(value) : value;
   }
-  return query as OrderListQuery;
+  return query;
 }
 
 /** A change as a short sentence: "fulfillment → shipped". */

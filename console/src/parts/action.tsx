@@ -21,7 +21,7 @@ export function Action({ scope, children, busy, disabled, class: className, ...r
       class={`${(className as string | undefined) ?? ''}${allowed ? '' : ' needs-scope'}`}
       disabled={!allowed || Boolean(disabled) || busy}
       aria-busy={busy ? 'true' : undefined}
-      title={allowed ? (rest.title as string | undefined) : `Needs the scope ${scope}`}
+      title={allowed ? rest.title : `Needs the scope ${scope}`}
     >
       {children}
       {!allowed && (

@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { field } from '../format.js';
 import { useState } from 'preact/hooks';
 import type { Key, Scope } from 'storefront-client';
 import { when } from '../format.js';
@@ -34,12 +35,12 @@ export function Keys(): JSX.Element {
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
     const scopes = form.getAll('scopes').map(String) as Scope[];
-    const days = String(form.get('expires_in_days') ?? '');
+    const days = field(form, 'expires_in_days');
     setBusy(true);
     setError(undefined);
     try {
       const made = await api().keys.create({
-        label: String(form.get('label')).trim(),
+        label: field(form, 'label').trim(),
         scopes,
         ...(days ? { expires_in_days: Number(days) } : {}),
       });

@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { field } from '../format.js';
 import { useState } from 'preact/hooks';
 import type { OrderUpdate } from 'storefront-client';
 import { when, words } from '../format.js';
@@ -43,9 +44,9 @@ export function OrderDetail({ id }: { id: number }): JSX.Element {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const change: OrderUpdate = {};
-    const payment = String(form.get('payment_status'));
-    const fulfillment = String(form.get('fulfillment_status'));
-    const delivery = String(form.get('delivery_information'));
+    const payment = field(form, 'payment_status');
+    const fulfillment = field(form, 'fulfillment_status');
+    const delivery = field(form, 'delivery_information');
     if (shown && payment !== shown.order.payment_status)
       change.payment_status = payment as OrderUpdate['payment_status'];
     if (shown && fulfillment !== shown.order.fulfillment_status)

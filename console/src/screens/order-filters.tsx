@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { field } from '../format.js';
 import { FULFILLMENT, PAYMENT } from '../order-fields.js';
 import { words } from '../format.js';
 import { href, navigate } from '../router.js';
@@ -26,7 +27,7 @@ export function OrderFilters({ params }: { params: URLSearchParams }): JSX.Eleme
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    const text = (name: string) => field(form, name).trim() || undefined;
     navigate(
       href('/orders', {
         payment_status: text('payment_status'),
@@ -34,8 +35,8 @@ export function OrderFilters({ params }: { params: URLSearchParams }): JSX.Eleme
         is_canceled: text('is_canceled'),
         is_archived: text('is_archived'),
         customer_email: text('customer_email'),
-        created_after: secondsOf(String(form.get('from') ?? ''), false),
-        created_before: secondsOf(String(form.get('until') ?? ''), true),
+        created_after: secondsOf(field(form, 'from'), false),
+        created_before: secondsOf(field(form, 'until'), true),
         perpage: text('perpage'),
       }),
     );

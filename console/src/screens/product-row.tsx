@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { field } from '../format.js';
 import { useState } from 'preact/hooks';
 import { ApiError, type Product, type ProductUpdate } from 'storefront-client';
 import { messageOf } from '../format.js';
@@ -25,9 +26,9 @@ export function ProductRow({ product: initial }: { product: Product }): JSX.Elem
     const form = new FormData(event.currentTarget as HTMLFormElement);
     const change: ProductUpdate = {};
     const found: Errors = {};
-    const name = String(form.get('name'));
+    const name = field(form, 'name');
     if (name !== product.name) change.name = name;
-    const priceText = String(form.get('price'));
+    const priceText = field(form, 'price');
     const price = fromUnits(priceText, product.currency);
     const digits = currencyDigits(product.currency);
     if (price === undefined)
@@ -36,7 +37,7 @@ export function ProductRow({ product: initial }: { product: Product }): JSX.Elem
     else if (price !== product.price) change.price = price;
     if (inventory !== product.inventory_type) change.inventory_type = inventory;
     if (inventory === 'advanced') {
-      const stock = String(form.get('stock_quantity'));
+      const stock = field(form, 'stock_quantity');
       if (!/^-?\d+$/.test(stock.trim())) found.stock_quantity = 'a whole number';
       else if (Number(stock) !== product.stock_quantity || change.inventory_type) change.stock_quantity = Number(stock);
     } else {

@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { field } from '../format.js';
 import type { Category, ProductListQuery } from 'storefront-client';
 import { Pager } from '../parts/pager.js';
 import { Problem } from '../parts/problem.js';
@@ -55,7 +56,7 @@ export function Products(): JSX.Element {
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    const text = (name: string) => field(form, name).trim() || undefined;
     navigate(
       href('/products', {
         search: text('search'),

@@ -1,4 +1,5 @@
 import type { JSX } from 'preact';
+import { field } from '../format.js';
 import { useState } from 'preact/hooks';
 import { Problem } from '../parts/problem.js';
 import { signIn } from '../session.js';
@@ -15,7 +16,7 @@ export function SignIn(): JSX.Element {
     setBusy(true);
     setError(undefined);
     try {
-      await signIn(String(form.get('project')).trim(), String(form.get('key')).trim());
+      await signIn(field(form, 'project').trim(), field(form, 'key').trim());
     } catch (e) {
       setError(e);
       setBusy(false);
