@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { createClient } from '../../src/client/index.js';
 import { findChromium, launchChromium } from '../support/browser.js';
 import { liveServer } from '../support/live-server.js';
@@ -66,7 +66,7 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
 
   await t.test('first load: within 100 KB compressed, from this origin only', async () => {
     const bodies: Buffer[] = [];
-    const collect = async (response: import('playwright-core').Response) => {
+    const collect = async (response: Response) => {
       if (response.request().resourceType() !== 'fetch') bodies.push(await response.body());
     };
     page.on('response', (r) => void collect(r));
