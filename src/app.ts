@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { consoleRoute } from './client/console-route.js';
 import { toolkitRoute } from './client/toolkit-route.js';
 import {
   type CacheConfig,
@@ -39,7 +40,7 @@ import { CHANGE_ENTRIES } from './resources/changes/schemas.js';
 import { importRoutes } from './resources/imports/routes.js';
 import { Import } from './resources/imports/schemas.js';
 import { keyRoutes } from './resources/keys/routes.js';
-import { Key } from './resources/keys/schemas.js';
+import { CurrentKey, Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
 import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
@@ -137,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     User,
     Order,
     Key,
+    CurrentKey,
     WebhookEndpoint,
     Import,
     ...CHANGE_ENTRIES,
@@ -145,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
+  await app.register(consoleRoute);
   await app.register(
     async (scope) => {
       await scope.register(planRoutes);

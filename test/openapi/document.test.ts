@@ -122,7 +122,11 @@ test('every operation: a camelCase operationId, examples for its parameters and 
           assert.ok(names.includes(header), `${where}: documents ${header}`);
       }
       const secured = (operation.security ?? []).some((s: Json) => 'bearerAuth' in s);
-      if (path.includes('/plans') || path.includes('/categories'))
+      if (path.endsWith('/plans/') && method === 'get')
+        assert.deepEqual(operation.security, [{}, { bearerAuth: [] }], `${where}: any key, only for fetch_inactive`);
+      else if (path.endsWith('/keys/current'))
+        assert.deepEqual(operation.security, [{ bearerAuth: [] }], `${where}: any valid key, no scope`);
+      else if (path.includes('/plans') || path.includes('/categories'))
         assert.deepEqual(operation.security, [], `${where}: public, said outright`);
       else if (path.includes('/products') && method === 'get')
         assert.deepEqual(

@@ -190,6 +190,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/projects/{project_id}/keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calling key
+         * @description The key that makes this call: id, label, scopes, created_at and expires_at; never its secret. Needs no scope.
+         */
+        get: operations["getCurrentKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/{project_id}/orders/": {
         parameters: {
             query?: never;
@@ -243,7 +263,7 @@ export interface paths {
         };
         /**
          * List the plans that can be subscribed to
-         * @description Active plans only, sorted by id, each with its prices.
+         * @description Active plans only, sorted by id, each with its prices. `fetch_inactive=true` lists the plans of every status (deactivated, archived, deleted too) and needs any valid key of the project.
          */
         get: operations["listPlans"];
         put?: never;
@@ -510,6 +530,17 @@ export interface components {
              * @enum {string}
              */
             type: "category";
+        };
+        /** @description The calling key, without its secret. */
+        CurrentKey: {
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds from which the key is refused; null: never */
+            expires_at: number | null;
+            id: number;
+            label: string;
+            /** @description what the key may do */
+            scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
         };
         /** @description Every error answer has this shape. */
         Error: {
@@ -1765,6 +1796,61 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description an ETag from an earlier answer: 304 when it still matches
+                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description entity tag of this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentKey"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -2015,7 +2101,13 @@ export interface operations {
     };
     listPlans: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description true: plans of every status (an operator view); needs an API key of the project
+                 * @example false
+                 */
+                fetch_inactive?: boolean;
+            };
             header?: {
                 /**
                  * @description an ETag from an earlier answer: 304 when it still matches
@@ -2063,6 +2155,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
