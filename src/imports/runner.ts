@@ -5,26 +5,17 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
-import { ImportError, type ImportSummary, importFile } from '../import/import.js';
-import { RESOURCES } from '../resources/registry.js';
-import { cursorBefore } from '../webhooks/cursor.js';
+import { type Running, Stop, runJob, startRunning, stoppedForShutdown } from './run-job.js';
 import { removeSpool } from './spool.js';
 import {
   type ImportJobRow,
-  type ImportProblem,
   type LiveProgress,
-  type Outcome,
   claimNext,
   clearSpool,
   failInterrupted,
   findJob,
-  finishJob,
   isFinished,
-  noImportCounts,
-  renewLease,
-  requeue,
   requestCancel,
   spoolsInUse,
   cancelQueued,
@@ -32,17 +23,11 @@ import {
 
 // The import jobs of one server process (docs/ARCHITECTURE.md, "Import jobs"). It runs one
 // job at a time: it claims the next job this host can run (store.ts: the oldest waiting job
-// of a project whose earlier jobs are done), runs the import on the spooled file in one
-// batch write (src/import/import.ts, src/writes/), and records the outcome. A success is
-// recorded inside the import's own transaction, so a committed import is never left looking
-// unfinished. A new job in this process starts it at once; other processes' jobs, and leases
-// run out, are found by polling.
-//
-// While a job runs, its lease is renewed and its progress written now and then on
-// PostgreSQL (another connection). On SQLite the write transaction holds the one writer, so
-// the figures stay in memory (`live`) until the end, and the lease is not renewed: other
-// processes cannot write meanwhile anyway, and this process never takes its own jobs for
-// dead.
+// of a project whose earlier jobs are done), runs it (run-job.ts: the import of the spooled
+// file in one batch write, its outcome recorded), and removes its spool file. A new job in
+// this process starts it at once; other processes' jobs, and leases run out, are found by
+// polling. On SQLite a running job's lease is not renewed: other processes cannot write
+// meanwhile anyway, and this process never takes its own jobs for dead.
 
 export interface RunnerOptions {
   db: Kysely<Database>;
@@ -59,21 +44,6 @@ export interface RunnerOptions {
   beforeRun?: (job: ImportJobRow, signal: AbortSignal) => Promise<void>;
 }
 
-/** Why a running import was stopped. */
-class Stop extends Error {
-  constructor(readonly why: 'cancel' | 'shutdown') {
-    super(why === 'cancel' ? 'canceled' : 'the server is shutting down');
-  }
-}
-
-interface Running {
-  id: number;
-  abort: AbortController;
-  live: LiveProgress;
-  done: Promise<void>;
-}
-
-const PROGRESS_WRITE_MS = 1000;
 const ORPHAN_SPOOL_MS = 60 * 60 * 1000;
 
 export class ImportRunner {
@@ -227,108 +197,27 @@ export class ImportRunner {
   }
 
   private async run(job: ImportJobRow): Promise<void> {
-    const id = Number(job.id);
-    const abort = new AbortController();
-    const live: LiveProgress = { records_read: 0, progress: 0 };
-    let finished!: () => void;
-    const running: Running = { id, abort, live, done: new Promise((resolve) => (finished = resolve)) };
+    const running = startRunning(Number(job.id));
     this.running = running;
-    const postgres = isPostgres(this.db);
-    let versionBefore: number | undefined | null = null;
-    let committing = false;
-    let renewing: Promise<void> | undefined;
-    let lastWrite = Date.now();
-    // PostgreSQL: the lease and the figures, now and then, on another connection; a cancel
-    // asked through another process is read back here.
-    const renew = () => {
-      if (!postgres || renewing) return;
-      lastWrite = Date.now();
-      renewing = renewLease(this.db, id, this.owner, Date.now() + this.leaseMs, { ...live })
-        .then((r) => {
-          if (r?.cancelRequested) abort.abort(new Stop('cancel'));
-        })
-        .catch((err: unknown) => this.options.log?.warn({ err, import: id }, 'could not renew an import lease'))
-        .finally(() => (renewing = undefined));
-    };
-    const heartbeat = setInterval(renew, Math.max(100, Math.floor(this.leaseMs / 3))).unref();
-    const outcome = (o: Omit<Outcome, 'now' | 'cursor_before'>): Outcome => ({
-      ...o,
-      now: Math.floor(Date.now() / 1000),
-      cursor_before: versionBefore === null ? null : cursorBefore(versionBefore),
-    });
     try {
-      await this.options.beforeRun?.(job, abort.signal);
-      abort.signal.throwIfAborted();
-      const summary = await importFile(this.db, job.spool_path ?? '', {
-        project: job.project_id,
-        dryRun: Number(job.dry_run) === 1,
-        signal: abort.signal,
-        name: 'body',
+      await runJob(job, running, {
+        db: this.db,
+        owner: this.owner,
+        leaseMs: this.leaseMs,
+        log: this.options.log,
         retentionDays: this.options.retentionDays,
-        onProgress: (records, fraction) => {
-          live.records_read = records;
-          live.progress = Math.min(0.99, fraction);
-          if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) renew();
-        },
-        onRead: (records) => (live.records_read = records),
-        onWrite: (ctx) => (versionBefore = ctx.versionBefore),
-        // The success commits with the records: never an import written but shown unfinished.
-        beforeCommit: (ctx, s) => {
-          committing = true;
-          return finishJob(ctx.db, id, outcome(succeeded(s, live.records_read)));
-        },
+        beforeRun: this.options.beforeRun,
       });
-      if (Number(job.dry_run) === 1) await finishJob(this.db, id, outcome(succeeded(summary, live.records_read)));
-    } catch (e) {
-      // Past beforeCommit the import may have committed, its success with it; what failed
-      // came after (the planner statistics' refresh): the import stands.
-      if (committing && (await findJob(this.db, job.project_id, id))?.status === 'succeeded') {
-        this.options.log?.warn({ err: e, import: id }, 'a failure after an import committed');
-        return;
-      }
-      const reason: unknown = abort.signal.aborted ? abort.signal.reason : undefined;
-      if (reason instanceof Stop && reason.why === 'shutdown') {
-        await requeue(this.db, id, this.owner);
-        return;
-      }
-      const read = live.records_read;
-      if (reason instanceof Stop) {
-        await finishJob(
-          this.db,
-          id,
-          outcome({ status: 'canceled', records_read: read, counts: null, errors: [], errors_total: 0 }),
-        );
-      } else if (e instanceof ImportError) {
-        await finishJob(
-          this.db,
-          id,
-          outcome({
-            status: 'failed',
-            records_read: read,
-            counts: null,
-            errors: e.problems.map(problemOf),
-            errors_total: e.total,
-          }),
-        );
-      } else {
-        this.options.log?.error({ err: e, import: id }, 'an import failed on the server');
-        const errors = [{ place: 'import', message: 'failed on the server; nothing was written (the log says why)' }];
-        await finishJob(
-          this.db,
-          id,
-          outcome({ status: 'failed', records_read: read, counts: null, errors, errors_total: 1 }),
-        );
-      }
     } finally {
-      clearInterval(heartbeat);
-      await renewing;
-      this.running = undefined;
-      if (job.spool_path && !(abort.signal.reason instanceof Stop && abort.signal.reason.why === 'shutdown'))
+      // The file goes before the job counts as let go (`live`), so that once this process
+      // no longer runs it, nothing of it is left.
+      if (job.spool_path && !stoppedForShutdown(running))
         await this.forgetSpool(job).catch((err: unknown) =>
-          this.options.log?.warn({ err, import: id }, 'could not remove an import spool file'),
+          this.options.log?.warn({ err, import: running.id }, 'could not remove an import spool file'),
         );
-      finished();
-      this.ended.emit(String(id));
+      this.running = undefined;
+      running.finish();
+      this.ended.emit(String(running.id));
     }
   }
 
@@ -351,17 +240,4 @@ export class ImportRunner {
       if (info && Date.now() - info.mtimeMs > ORPHAN_SPOOL_MS) await removeSpool(path);
     }
   }
-}
-
-function succeeded(summary: ImportSummary, records: number): Omit<Outcome, 'now' | 'cursor_before'> {
-  const counts = noImportCounts();
-  for (const { kind } of RESOURCES) counts[kind] = { upserted: summary.counts[kind], deleted: summary.deleted[kind] };
-  return { status: 'succeeded', records_read: records, counts, errors: [], errors_total: 0 };
-}
-
-/** `products[12].price: must be …` -> its place and its message. */
-function problemOf(text: string): ImportProblem {
-  const at = text.indexOf(': ');
-  if (at <= 0) return { place: 'body', message: text };
-  return { place: text.slice(0, at), message: text.slice(at + 2) };
 }

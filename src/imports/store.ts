@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { isPostgres } from '../db/dialect.js';
+import { skipLocked } from '../db/dialect.js';
 import type { Database, ImportJobTable } from '../db/schema.js';
 import { type Kind, RESOURCES } from '../resources/registry.js';
 import type { ImportFormat } from './spool.js';
@@ -150,7 +150,7 @@ export async function claimNext(db: Kysely<Database>, lease: Lease): Promise<Imp
     )
     .orderBy('j.id')
     .limit(1);
-  if (isPostgres(db)) next = next.forUpdate('j').skipLocked();
+  next = skipLocked(db, next, 'j');
   return db
     .updateTable('import_jobs')
     .set({

@@ -30,7 +30,7 @@ async function dryRunWritesNothing(database: string) {
   assert.equal(checked.code, 0, checked.stderr);
   assert.match(
     checked.stdout,
-    /^checked for acme, nothing was written \(dry run\): would import 0 categories, 1 products/,
+    /^checked for acme, nothing was written \(dry run\): would import 0 categories, 1 product,/,
   );
   const listed = await runCli(['project', 'list', '--database', database]);
   assert.doesNotMatch(listed.stdout, /acme/, 'the dry run created no project');
@@ -38,7 +38,7 @@ async function dryRunWritesNothing(database: string) {
   assert.equal(failed.code, 1);
   assert.match(failed.stderr, /1 problem, nothing was written \(dry run\)\n {2}line 2: price/);
   const real = await runCli(['import', good, '--database', database]);
-  assert.match(real.stdout, /^imported into acme: 0 categories, 1 products/);
+  assert.match(real.stdout, /^imported into acme: 0 categories, 1 product,/);
 }
 
 describe('storefront import --dry-run', () => {

@@ -51,7 +51,9 @@ export async function importApp(
   const finished = async (id: number) => {
     for (let i = 0; i < 400; i++) {
       const answer = await send('GET', `/imports/${id}`);
-      if (!['queued', 'running'].includes((answer.body as { status: string }).status)) return answer;
+      // Ended, and let go by this process's runner (its spool file removed).
+      const ended = !['queued', 'running'].includes((answer.body as { status: string }).status);
+      if (ended && base.app.imports.runner.live(id) === undefined) return answer;
       await new Promise((r) => setTimeout(r, 25));
     }
     throw new Error(`import ${id} did not end`);
