@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import { consoleRoute } from './client/console-route.js';
 import { toolkitRoute } from './client/toolkit-route.js';
 import {
   type CacheConfig,
@@ -21,6 +22,7 @@ import errorHandler from './plugins/error-handler.js';
 import health from './plugins/health.js';
 import httpCaching from './plugins/http-caching.js';
 import idempotency from './plugins/idempotency.js';
+import imports, { type ImportOptions } from './plugins/imports.js';
 import metrics from './plugins/metrics.js';
 import { methodNotAllowed, servedMethods } from './plugins/method-not-allowed.js';
 import projectScope, { PROJECT_ROUTES } from './plugins/project-scope.js';
@@ -35,8 +37,10 @@ import { categoryRoutes } from './resources/categories/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
 import { CHANGE_ENTRIES } from './resources/changes/schemas.js';
+import { importRoutes } from './resources/imports/routes.js';
+import { Import } from './resources/imports/schemas.js';
 import { keyRoutes } from './resources/keys/routes.js';
-import { Key } from './resources/keys/schemas.js';
+import { CurrentKey, Key } from './resources/keys/schemas.js';
 import { orderRoutes } from './resources/orders/routes.js';
 import { Order } from './resources/orders/schemas.js';
 import { planRoutes } from './resources/plans/routes.js';
@@ -78,6 +82,8 @@ export interface AppOptions {
    * (src/changes/ordering.ts); default, this process's setting
    */
   brokenChangeOrder?: boolean;
+  /** imports over HTTP: the job runner (serve runs it), IMPORT_MAX_BYTES, the spool directory */
+  imports?: ImportOptions;
 }
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
@@ -105,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
   await app.register(health);
   await app.register(webhooks, options.webhooks ?? {});
+  await app.register(imports, options.imports ?? {});
   await app.register(serviceIndex);
   await app.register(projectScope, { now: options.now });
   await app.register(rateLimit, {
@@ -131,13 +138,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     User,
     Order,
     Key,
+    CurrentKey,
     WebhookEndpoint,
+    Import,
     ...CHANGE_ENTRIES,
   ])
     app.addSchema(schema);
   await app.register(servedMethods);
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
+  await app.register(consoleRoute);
   await app.register(
     async (scope) => {
       await scope.register(planRoutes);
@@ -148,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(keyRoutes);
       await scope.register(webhookRoutes);
       await scope.register(changeRoutes, { brokenOrder: options.brokenChangeOrder });
+      await scope.register(importRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );

@@ -1,3 +1,6 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 // Configuration comes from the environment once, is checked, and is frozen: a bad value
 // fails at start-up with a clear line, never mid-request.
 
@@ -38,6 +41,13 @@ export interface CacheConfig {
   countEntries: number;
 }
 
+export interface ImportsConfig {
+  /** the largest upload accepted, in bytes (IMPORT_MAX_BYTES, default 512 MiB); larger is a 413 */
+  maxBytes: number;
+  /** where uploads wait until their import has run (IMPORT_SPOOL_DIR, default <tmpdir>/storefront-imports) */
+  spoolDir: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -70,6 +80,7 @@ export interface Config {
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
   caches: CacheConfig;
+  imports: ImportsConfig;
 }
 
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
@@ -106,6 +117,11 @@ export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   answerBytes: 32 * 1024 * 1024,
   counts: true,
   countEntries: 10_000,
+});
+
+export const DEFAULT_IMPORTS: ImportsConfig = Object.freeze({
+  maxBytes: 512 * 1024 * 1024,
+  spoolDir: join(tmpdir(), 'storefront-imports'),
 });
 
 export class ConfigError extends Error {}
@@ -162,6 +178,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         DEFAULT_CACHES.countEntries,
       ),
     },
+    imports: overrides.imports ?? {
+      maxBytes: parseCount('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, DEFAULT_IMPORTS.maxBytes),
+      spoolDir: env.IMPORT_SPOOL_DIR || DEFAULT_IMPORTS.spoolDir,
+    },
   };
   if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
@@ -173,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   config.rateLimit = Object.freeze({ ...config.rateLimit });
   config.limits = Object.freeze({ ...config.limits });
   config.caches = Object.freeze({ ...config.caches });
+  config.imports = Object.freeze({ ...config.imports });
   return Object.freeze(config);
 }
 

@@ -53,6 +53,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     cdnMaxAge: config.cdnMaxAge,
     noColor: config.noColor,
     webhooks: { worker: true, allowPrivate: config.webhookAllowPrivate },
+    imports: { runner: true, maxBytes: config.imports.maxBytes, spoolDir: config.imports.spoolDir },
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -4,8 +4,14 @@ import { countsOf } from './plural.js';
 import { CliError, parse, withStorage } from './context.js';
 
 export async function importCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parse('import', args, {}, ['file']);
+  const { values, positionals } = parse(
+    'import',
+    args,
+    { 'dry-run': { type: 'boolean', help: 'check everything and write nothing (the import runs, then rolls back)' } },
+    ['file'],
+  );
   const [file] = positionals;
+  const dryRun = values['dry-run'] === true;
   const tty = process.stderr.isTTY;
   const started = Date.now();
   try {
@@ -17,6 +23,7 @@ export async function importCommand(args: string[]): Promise<void> {
       values,
       (storage) =>
         importFile(storage.db, file, {
+          dryRun,
           onProgress: tty ? (n) => process.stderr.write(`\rread ${n.toLocaleString('en-US')} records…`) : undefined,
         }),
       { sqliteCacheMiB: 128, sqliteReaders: 1 },
@@ -26,15 +33,18 @@ export async function importCommand(args: string[]): Promise<void> {
     const deleted = RESOURCES.some(({ kind }) => summary.deleted[kind] > 0)
       ? `; deleted ${countsOf(summary.deleted)}`
       : '';
+    const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
     process.stdout.write(
-      `imported into ${summary.projectId}: ${counts}${deleted} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      dryRun
+        ? `checked for ${summary.projectId}, nothing was written (dry run): would import ${counts}${deleted} (${took})\n`
+        : `imported into ${summary.projectId}: ${counts}${deleted} (${took})\n`,
     );
   } catch (e) {
     if (tty) process.stderr.write('\r\x1b[K');
     if (e instanceof ImportError) {
       const more = e.total > e.problems.length ? [`… and ${e.total - e.problems.length} more`] : [];
       throw new CliError(
-        `storefront import: ${file}: ${e.total} problem${e.total === 1 ? '' : 's'}, nothing was imported`,
+        `storefront import: ${file}: ${e.total} problem${e.total === 1 ? '' : 's'}, nothing was ${dryRun ? 'written (dry run)' : 'imported'}`,
         1,
         [...e.problems, ...more],
       );

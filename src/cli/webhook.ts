@@ -2,19 +2,8 @@ import { webhookAllowPrivate } from '../config.js';
 import { parseDuration } from '../keys/duration.js';
 import { findProject } from '../resources/projects/repository.js';
 import { AddressRefused, checkEndpointUrl } from '../webhooks/address-guard.js';
-import {
-  DEFAULT_SECRET_OVERLAP_SECONDS,
-  MAX_SECRET_OVERLAP_SECONDS,
-  TooManyEndpoints,
-  createEndpoint,
-  deleteEndpoint,
-  enableEndpoint,
-  findEndpoint,
-  listDeliveries,
-  listEndpoints,
-  replayMessage,
-  rollSecret,
-} from '../webhooks/endpoints.js';
+// Endpoints as src/webhooks/ keeps them, shared with the HTTP routes.
+import * as hooks from '../webhooks/endpoints.js';
 import { EVENT_TYPES, type EventType, isEventType } from '../webhooks/events.js';
 import { CliError, parse, withStorage } from './context.js';
 
@@ -70,9 +59,9 @@ async function create(args: string[]): Promise<void> {
     if (!(await findProject(storage.db, projectId)))
       throw new CliError(`storefront webhook create: project "${projectId}" not found`);
     try {
-      return await createEndpoint(storage.db, projectId, url, events, seconds());
+      return await hooks.createEndpoint(storage.db, projectId, url, events, seconds());
     } catch (e) {
-      if (e instanceof TooManyEndpoints) throw new CliError(`storefront webhook create: ${e.message}`);
+      if (e instanceof hooks.TooManyEndpoints) throw new CliError(`storefront webhook create: ${e.message}`);
       throw e;
     }
   });
@@ -88,7 +77,7 @@ async function list(args: string[]): Promise<void> {
   const endpoints = await withStorage(values, async (storage) => {
     if (!(await findProject(storage.db, positionals[0])))
       throw new CliError(`storefront webhook list: project "${positionals[0]}" not found`);
-    return listEndpoints(storage.db, positionals[0], seconds());
+    return hooks.listEndpoints(storage.db, positionals[0], seconds());
   });
   for (const e of endpoints)
     process.stdout.write(
@@ -105,7 +94,7 @@ async function list(args: string[]): Promise<void> {
 async function remove(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook delete', args, {}, ['endpoint_id']);
   const id = endpointId('webhook delete', positionals[0]);
-  if (!(await withStorage(values, (storage) => deleteEndpoint(storage.db, id))))
+  if (!(await withStorage(values, (storage) => hooks.deleteEndpoint(storage.db, id))))
     throw new CliError(`storefront webhook delete: no webhook endpoint with id ${id}`);
   process.stdout.write(`deleted webhook endpoint ${id}\n`);
 }
@@ -114,9 +103,9 @@ async function deliveries(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook deliveries', args, {}, ['endpoint_id']);
   const id = endpointId('webhook deliveries', positionals[0]);
   const list = await withStorage(values, async (storage) => {
-    if (!(await findEndpoint(storage.db, id)))
+    if (!(await hooks.findEndpoint(storage.db, id)))
       throw new CliError(`storefront webhook deliveries: no webhook endpoint with id ${id}`);
-    return listDeliveries(storage.db, id);
+    return hooks.listDeliveries(storage.db, id);
   });
   // message id, type, status, attempts, the last attempt's status (or error), next attempt or end
   for (const d of list) {
@@ -137,7 +126,7 @@ async function deliveries(args: string[]): Promise<void> {
 async function replay(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook replay', args, {}, ['message_id']);
   const [messageId] = positionals;
-  const endpoints = await withStorage(values, (storage) => replayMessage(storage.db, messageId, Date.now()));
+  const endpoints = await withStorage(values, (storage) => hooks.replayMessage(storage.db, messageId, Date.now()));
   if (!endpoints) throw new CliError(`storefront webhook replay: no message ${messageId} (or no longer kept)`);
   for (const e of endpoints)
     process.stdout.write(
@@ -148,7 +137,7 @@ async function replay(args: string[]): Promise<void> {
 async function enable(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook enable', args, {}, ['endpoint_id']);
   const id = endpointId('webhook enable', positionals[0]);
-  if (!(await withStorage(values, (storage) => enableEndpoint(storage.db, id, seconds()))))
+  if (!(await withStorage(values, (storage) => hooks.enableEndpoint(storage.db, id, seconds()))))
     throw new CliError(`storefront webhook enable: no webhook endpoint with id ${id}`);
   process.stdout.write(`enabled webhook endpoint ${id}\n`);
 }
@@ -167,17 +156,17 @@ async function roll(args: string[]): Promise<void> {
     ['endpoint_id'],
   );
   const id = endpointId('webhook roll-secret', positionals[0]);
-  let overlap = DEFAULT_SECRET_OVERLAP_SECONDS;
+  let overlap = hooks.DEFAULT_SECRET_OVERLAP_SECONDS;
   if (values.overlap !== undefined) {
     const n = values.overlap === '0' ? 0 : parseDuration(values.overlap as string);
-    if (n === undefined || n > MAX_SECRET_OVERLAP_SECONDS)
+    if (n === undefined || n > hooks.MAX_SECRET_OVERLAP_SECONDS)
       throw new CliError(
-        `storefront webhook roll-secret: --overlap must be a whole number followed by s, m, h or d, at most ${MAX_SECRET_OVERLAP_SECONDS / 86_400}d`,
+        `storefront webhook roll-secret: --overlap must be a whole number followed by s, m, h or d, at most ${hooks.MAX_SECRET_OVERLAP_SECONDS / 86_400}d`,
         2,
       );
     overlap = n;
   }
-  const rolled = await withStorage(values, (storage) => rollSecret(storage.db, id, overlap, seconds()));
+  const rolled = await withStorage(values, (storage) => hooks.rollSecret(storage.db, id, overlap, seconds()));
   if (!rolled) throw new CliError(`storefront webhook roll-secret: no webhook endpoint with id ${id}`);
   process.stdout.write(`${rolled.secret}\n`);
   if (rolled.info.previous_secret_until)

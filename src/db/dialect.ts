@@ -179,3 +179,12 @@ export async function bulkUpsert(
     )
     .execute();
 }
+
+/**
+ * Whether another connection can write while a long write transaction runs: PostgreSQL locks
+ * rows; SQLite has one writer, so a second write waits for the first to commit (the import
+ * jobs keep their progress in memory there, src/imports/run-job.ts).
+ */
+export function writesBesideATransaction(db: Kysely<any>): boolean {
+  return isPostgres(db);
+}

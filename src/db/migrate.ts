@@ -10,6 +10,7 @@ import * as productCounts from './migrations/009-product-counts.js';
 import * as webhooks from './migrations/010-webhooks.js';
 import * as searchGrams from './migrations/011-search-grams.js';
 import * as oneIndexPerOrder from './migrations/012-one-index-per-order.js';
+import * as importJobs from './migrations/013-import-jobs.js';
 import * as typeVersions from './migrations/014-type-versions.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '010-webhooks': webhooks,
   '011-search-grams': searchGrams,
   '012-one-index-per-order': oneIndexPerOrder,
+  '013-import-jobs': importJobs,
   '014-type-versions': typeVersions,
 };
 

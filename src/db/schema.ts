@@ -265,4 +265,39 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   changes: ChangeTable;
+  import_jobs: ImportJobTable;
+}
+
+/** An import over HTTP (migration 013, src/imports/): the job, its outcome and, while it runs, its lease. */
+export interface ImportJobTable {
+  id: Generated<number>;
+  project_id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+  /** 1: check everything, write nothing */
+  dry_run: number;
+  format: 'json' | 'ndjson';
+  /** the size of the uploaded file */
+  bytes: number;
+  records_read: Generated<number>;
+  /** 0 to 1 */
+  progress: Generated<number>;
+  /** JSON: { <kind>: { upserted, deleted } }; null until the import ends */
+  counts: string | null;
+  /** JSON: [{ place, message }], the first 100 */
+  errors: string | null;
+  errors_total: Generated<number>;
+  /** the change-feed cursor from just before the import's write */
+  cursor_before: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  /** the host whose disk holds the spool file: only a process there can run the job */
+  spool_host: string;
+  /** the uploaded file until the job ends; null afterwards */
+  spool_path: string | null;
+  /** the process running it, until lease_until (milliseconds): renewed while it runs */
+  lease_owner: string | null;
+  lease_until: number | null;
+  /** 1: a cancel was asked of another process's running job */
+  cancel_requested: Generated<number>;
 }

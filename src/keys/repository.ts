@@ -113,6 +113,21 @@ export async function listKeys(db: Kysely<Database>, projectId: string, now = no
   return rows.map(info);
 }
 
+/** One key of the project, by id, whether or not it still works; never its secret. */
+export async function findKeyInfo(
+  db: Kysely<Database>,
+  projectId: string,
+  keyId: number,
+): Promise<KeyInfo | undefined> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select(INFO)
+    .where('project_id', '=', projectId)
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+  return row && info(row);
+}
+
 /** The key's whole row, by the hash of the presented key (the check of checker.ts). */
 export async function findKeyByHash(db: Kysely<Database>, hash: string): Promise<KeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();

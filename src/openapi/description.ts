@@ -28,6 +28,11 @@ export const TAGS = [
     description:
       "The project's webhook endpoints, their deliveries, replays and secret rolls. A key with webhooks:manage required.",
   },
+  {
+    name: 'imports',
+    description:
+      'Imports over HTTP as jobs: upload a file (JSON or NDJSON), follow it, cancel it; all or nothing. A key with imports:write required.',
+  },
 ];
 
 // The first entry is relative: the server that served the document (what /docs calls). The

@@ -45,7 +45,7 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   // The answers app-wide hooks can give on any route; their descriptions and headers
   // (WWW-Authenticate, Retry-After) are those of the shared responses (shared-responses.ts).
   const scopes: readonly string[] =
-    config.scope === undefined ? [] : typeof config.scope === 'string' ? [config.scope] : config.scope;
+    config.scope == null ? [] : typeof config.scope === 'string' ? [config.scope] : config.scope;
   const added = errorResponses(429, 500, 503, ...(scopes.length ? ([403] as const) : []));
   for (const [status, error] of Object.entries(added)) response[status] ??= error;
 
@@ -57,11 +57,12 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'if-match': IF_MATCH });
   if (takesIdempotencyKey(route.method, config))
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'idempotency-key': IDEMPOTENCY_KEY });
-  // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope.
+  // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope (none:
+  // any valid key of the project).
   const bearer = { bearerAuth: scopes.slice(0, 1) };
   if (config.auth === 'key') out.security = [bearer];
-  // An empty requirement makes the key optional: it is needed only with fetch_hidden=true.
-  else if (config.auth === 'fetch_hidden') out.security = [{}, bearer];
+  // An empty requirement makes the key optional: needed only with fetch_hidden=true (or fetch_inactive=true).
+  else if (config.auth === 'fetch_hidden' || config.auth === 'fetch_inactive') out.security = [{}, bearer];
   // Optional, and then one scope per thing asked (the change feed: fetch_hidden first, then types).
   else if (config.auth === 'asked') out.security = [{}, ...scopes.map((s) => ({ bearerAuth: [s] }))];
   // Public: said outright, so that no viewer draws a padlock on it.

@@ -44,6 +44,7 @@ export default fp(
       const needsKey =
         auth === 'key' ||
         (auth === 'fetch_hidden' && query.fetch_hidden === 'true') ||
+        (auth === 'fetch_inactive' && query.fetch_inactive === 'true') ||
         (auth === 'asked' && needed.length > 0);
       if (needsKey) request.isPrivate = true;
       // A malformed key is refused before any database work.
@@ -64,10 +65,11 @@ export default fp(
       // The 405 answers of src/plugins/method-not-allowed.ts name no project.
       if (!route.url.startsWith(`${PROJECT_ROUTES}/`) || route.config?.methodNotAllowed) return;
       // A route that takes a key names the scope it needs, so that no protected call is
-      // left open to every key (and the tests find every scope to try from the routes).
-      if (Boolean(route.config?.auth) !== Boolean(route.config?.scope))
+      // left open to every key (and the tests find every scope to try from the routes);
+      // `scope: null` says outright that any valid key of the project will do.
+      if ((route.config?.auth === undefined) !== (route.config?.scope === undefined))
         throw new Error(
-          `${String(route.method)} ${route.url}: a route with config.auth needs config.scope, and only it`,
+          `${String(route.method)} ${route.url}: a route with config.auth needs config.scope (null: any key), and only it`,
         );
       if ((route.config?.auth === 'asked') !== (Array.isArray(route.config?.scope) && !!route.config?.askedScopes))
         throw new Error(

@@ -6,6 +6,7 @@ import type { KeyChecker } from '../keys/checker.js';
 import type { Scope } from '../keys/scopes.js';
 import type { Project } from '../resources/projects/repository.js';
 import type { IdempotencyClaim } from './idempotency.js';
+import type { Imports } from './imports.js';
 import type { Metrics } from './metrics.js';
 import type { Webhooks } from './webhooks.js';
 
@@ -26,6 +27,8 @@ declare module 'fastify' {
     keys: KeyChecker;
     /** the webhook address rule, clock and delivery worker (webhooks.ts) */
     webhooks: Webhooks;
+    /** the upload limits and the import job runner (imports.ts) */
+    imports: Imports;
     /** the methods each route path serves, collected as routes are added (method-not-allowed.ts) */
     servedMethods: ReadonlyMap<string, ReadonlySet<string>>;
   }
@@ -54,11 +57,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * `key`: always needs an API key; `fetch_hidden`: needs one when fetch_hidden=true;
-     * `asked`: needs one when `askedScopes` finds scopes in the query (project-scope.ts)
+     * `fetch_inactive`: needs one when fetch_inactive=true; `asked`: needs one when
+     * `askedScopes` finds scopes in the query (project-scope.ts)
      */
-    auth?: 'key' | 'fetch_hidden' | 'asked';
-    /** the scope the key must hold, with `auth` (project-scope.ts; a 403 otherwise); `asked`: every scope it may ask */
-    scope?: Scope | readonly Scope[];
+    auth?: 'key' | 'fetch_hidden' | 'fetch_inactive' | 'asked';
+    /**
+     * the scope the key must hold, with `auth` (project-scope.ts; a 403 otherwise); `asked`:
+     * every scope it may ask; null: any valid key of the project will do
+     */
+    scope?: Scope | readonly Scope[] | null;
     /** `auth: 'asked'`: the scopes this request's raw query needs (none: no key needed) */
     askedScopes?: (query: Record<string, unknown>) => Scope[];
     /** the answer holds a secret shown once, so it must never be stored (idempotency.ts refuses the header) */

@@ -26,6 +26,19 @@ export interface RowContext {
   now: number;
 }
 
+/**
+ * The columns every record row starts with: its project and id, and its times, which a file
+ * may leave out (created now; updated when created).
+ */
+export function rowBase(
+  id: number,
+  record: { created_at?: number; updated_at?: number },
+  ctx: RowContext,
+): { project_id: string; id: number; created_at: number; updated_at: number } {
+  const created_at = record.created_at ?? ctx.now;
+  return { project_id: ctx.projectId, id, created_at, updated_at: record.updated_at ?? created_at };
+}
+
 /** One record as rows: its own table's row and the rows of its parts, by table. */
 export interface RecordRows {
   row: Row & { id: number; handle?: string };

@@ -130,3 +130,47 @@ test('all() stops on an empty page even when meta promises more', async () => {
   assert.deepEqual(await collect(createClient({ baseUrl: 'http://x', projectId: 'p', fetch }).users.all()), []);
   assert.equal(calls, 1);
 });
+
+eachBackend('client operator helpers', (backend) => {
+  test('keys: current tells the scopes; create, list, roll, revoke; plans of every status', async (t) => {
+    const { baseUrl, key } = await liveServer(t, backend);
+    const admin = createClient({ baseUrl, projectId: 'shop', apiKey: key });
+    const me = await admin.keys.current();
+    assert.ok(me.scopes.includes('keys:manage') && !('key' in me));
+    const made = await admin.keys.create({ label: 'read only', scopes: ['orders:read'], expires_in_days: 30 });
+    assert.match(made.key, /^sfk_/);
+    const reader = createClient({ baseUrl, projectId: 'shop', apiKey: made.key });
+    const current = await reader.keys.current();
+    assert.deepEqual([current.id, current.label, current.scopes], [made.id, 'read only', ['orders:read']]);
+    assert.equal(current.expires_at, made.expires_at);
+    // Any key, whatever its scopes, reads the plans of every status.
+    const every = await reader.plans.list({ fetch_inactive: true });
+    const active = await createClient({ baseUrl, projectId: 'shop' }).plans.list();
+    assert.ok(every.data.length > active.data.length);
+    assert.ok(every.data.some((p) => p.status === 'deleted'));
+    const rolled = await admin.keys.roll(made.id, { overlap_seconds: 0 });
+    assert.deepEqual(rolled.scopes, ['orders:read']);
+    assert.ok((await admin.keys.list()).data.some((k) => k.id === rolled.id));
+    const revoked = await admin.keys.revoke(rolled.id);
+    assert.equal(revoked.id, rolled.id);
+    await assert.rejects(reader.keys.current(), { status: 401 });
+  });
+
+  test('webhooks: list, create with its secret once, deliveries, enable, roll the secret', async (t) => {
+    const { baseUrl, key } = await liveServer(t, backend, 'shop', { webhooks: { allowPrivate: true } });
+    const { webhooks } = createClient({ baseUrl, projectId: 'shop', apiKey: key });
+    assert.deepEqual((await webhooks.list()).data, []);
+    // An address nothing listens on: the delivery's attempts fail, which is all this needs.
+    const made = await webhooks.create({ url: 'http://127.0.0.1:9/hook', events: ['order.updated'] });
+    assert.match(made.secret, /^whsec_/);
+    assert.deepEqual(
+      (await webhooks.list()).data.map((e) => e.id),
+      [made.id],
+    );
+    assert.deepEqual((await webhooks.deliveries(made.id)).data, []);
+    assert.equal((await webhooks.enable(made.id)).disabled_at, null);
+    const rolled = await webhooks.rollSecret(made.id, { overlap_seconds: 0 });
+    assert.notEqual(rolled.secret, made.secret);
+    await assert.rejects(webhooks.replay('msg_nothing'), { status: 404 });
+  });
+});

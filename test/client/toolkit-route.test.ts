@@ -44,7 +44,8 @@ test('the API keeps its own revalidate-every-time caching beside the toolkit', a
 });
 
 test('the toolkit is one minified ES2019 classic script that defines window.storefront', () => {
-  assert.ok(built.length < 8 * 1024, `small: ${built.length} bytes`);
+  // 9 KiB since the operator helpers (keys, webhooks: issue 28) joined the shared client helpers.
+  assert.ok(built.length < 9 * 1024, `small: ${built.length} bytes`);
   assert.equal(built.trim().split('\n').length, 2, 'a banner line and one minified line');
   // ES2020+ syntax an ES2019 browser cannot parse (the script holds no such text in strings).
   assert.doesNotMatch(built, /\?\?|\?\.[a-zA-Z_$[(]/);

@@ -100,7 +100,7 @@ test('every operation: a camelCase operationId, examples for its parameters and 
       const where = `${method.toUpperCase()} ${path}`;
       assert.match(
         operation.operationId ?? '',
-        /^(list|get|update|create|revoke|roll|delete|enable|replay)[A-Z][A-Za-z]+$/,
+        /^(list|get|update|create|revoke|roll|delete|enable|replay|cancel)[A-Z][A-Za-z]+$/,
         `${where}: operationId`,
       );
       ids.push(operation.operationId);
@@ -122,7 +122,11 @@ test('every operation: a camelCase operationId, examples for its parameters and 
           assert.ok(names.includes(header), `${where}: documents ${header}`);
       }
       const secured = (operation.security ?? []).some((s: Json) => 'bearerAuth' in s);
-      if (path.includes('/plans') || path.includes('/categories'))
+      if (path.endsWith('/plans/') && method === 'get')
+        assert.deepEqual(operation.security, [{}, { bearerAuth: [] }], `${where}: any key, only for fetch_inactive`);
+      else if (path.endsWith('/keys/current'))
+        assert.deepEqual(operation.security, [{ bearerAuth: [] }], `${where}: any valid key, no scope`);
+      else if (path.includes('/plans') || path.includes('/categories'))
         assert.deepEqual(operation.security, [], `${where}: public, said outright`);
       else if (path.includes('/products') && method === 'get')
         assert.deepEqual(
@@ -145,6 +149,7 @@ const TAKES_NO_BODY = new Set([
   'POST /v2/projects/{project_id}/keys/{key_id}/revoke',
   'POST /v2/projects/{project_id}/webhooks/{endpoint_id}/enable',
   'POST /v2/projects/{project_id}/webhooks/messages/{message_id}/replay',
+  'POST /v2/projects/{project_id}/imports/{import_id}/cancel',
 ]);
 
 test('every operation declares its path parameters, its errors, and 304 for GET', async (t) => {

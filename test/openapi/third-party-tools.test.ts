@@ -121,9 +121,11 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
     // would leave the next webhook calls nothing to work on, and a message to replay exists
     // only once a change was delivered: those two are checked by their own suite
     // (test/webhooks/), through the app builder.
-    const skipped = ['deleteWebhook', 'replayWebhookMessage'];
+    // An import's cancel needs an import still waiting, which the walk cannot hold
+    // (test/imports/ cancels queued and running ones).
+    const skipped = ['deleteWebhook', 'replayWebhookMessage', 'cancelImport'];
     const calls = callsFromExamples(document).filter((c) => !skipped.includes(c.operationId));
-    assert.equal(calls.length, 22);
+    assert.equal(calls.length, 26);
     assert.ok(
       calls.findIndex((c) => c.operationId === 'createKey') < calls.findIndex((c) => c.operationId === 'revokeKey'),
     );
@@ -151,8 +153,11 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
         null,
         `${call.operationId}: ${answer.headers.get('sl-violations')}`,
       );
+      // An upload is a job: 202 Accepted.
       assert.ok(
-        answer.status === 200 || answer.status === 201,
+        answer.status === 200 ||
+          answer.status === 201 ||
+          (call.operationId === 'createImport' && answer.status === 202),
         `${call.operationId} ${call.method} ${call.path}: ${answer.status} ${text}`,
       );
       if (call.operationId === 'createKey') createdKeyId = (JSON.parse(text) as { id: number }).id;

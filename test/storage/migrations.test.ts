@@ -141,7 +141,8 @@ suite('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
       db.url,
     );
     // The webhook tables are global too: endpoint and message ids are unique across the
-    // service, like key ids (`webhook delete <endpoint_id>` names no project).
+    // service, like key ids (`webhook delete <endpoint_id>` names no project). So is the
+    // import jobs' table: it is one queue, claimed across projects by every server process.
     const global = new Set([
       'projects',
       'api_keys',
@@ -151,6 +152,7 @@ suite('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
       'webhook_messages',
       'webhook_deliveries',
       'webhook_attempts',
+      'import_jobs',
     ]);
     const projectTables = keys.rows.filter((r) => !global.has(r.table_name));
     assert.ok(projectTables.length >= 9);

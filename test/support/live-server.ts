@@ -2,7 +2,7 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Backend, Storage } from '../../src/db/connect.js';
 import { loadDemo } from '../../src/demo/load-demo.js';
-import { type TestApp, suiteApp, testApp } from './app.js';
+import { type TestApp, type TestAppOptions, suiteApp, testApp } from './app.js';
 import { SHOP, seedShop } from './shop.js';
 
 // The client talks HTTP through fetch, so its tests need a listening server (app.inject is
@@ -21,8 +21,13 @@ export interface LiveServer {
 type Seed = 'shop' | 'demo';
 
 /** A listening app holding the fixture shop (./shop.ts) or the demo project "demo" that `npm start` serves. */
-export async function liveServer(t: TestContext, backend: Backend, seed: Seed = 'shop'): Promise<LiveServer> {
-  return listen(await testApp(t, backend), seed);
+export async function liveServer(
+  t: TestContext,
+  backend: Backend,
+  seed: Seed = 'shop',
+  options: TestAppOptions = {},
+): Promise<LiveServer> {
+  return listen(await testApp(t, backend, options), seed);
 }
 
 /** One listening app for the read-only tests of a suite: call it in the suite's body, use it in tests. */

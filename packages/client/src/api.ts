@@ -33,6 +33,8 @@ export interface RequestOptions {
   method?: 'GET' | 'HEAD' | 'POST';
   /** sent as JSON */
   body?: unknown;
+  /** sent as it is, with its media type (an import's file); a stream is sent once, never retried */
+  upload?: { type: string; data: string | Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array> };
   /** extra request headers, e.g. If-None-Match or If-Match */
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -63,11 +65,12 @@ export interface Api {
 export function createApi(options: ClientOptions): Api {
   const { apiKey, cache } = options;
   const root = projectRoot(options.baseUrl, options.projectId);
-  const retries = options.retries ?? DEFAULT_RETRIES;
+  const retryCount = options.retries ?? DEFAULT_RETRIES;
   const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
 
-  async function send(method: string, url: string, init: RequestInit): Promise<Response> {
+  async function send(method: string, url: string, init: RequestInit, once = false): Promise<Response> {
     const doFetch = options.fetch ?? fetch;
+    const retries = once ? 0 : retryCount;
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
@@ -101,10 +104,13 @@ export function createApi(options: ClientOptions): Api {
         `api(path): the path must start with "/" (relative to the project), got ${JSON.stringify(path)}`,
       );
     }
-    const method = request.method ?? (request.body === undefined ? 'GET' : 'POST');
+    const upload = request.upload;
+    const method = request.method ?? (request.body === undefined && !upload ? 'GET' : 'POST');
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (upload) headers['content-type'] = upload.type;
+    const streamed = typeof ReadableStream !== 'undefined' && upload?.data instanceof ReadableStream;
     const url = root + path;
 
     const ownCondition = Object.keys(headers).some((name) => name.toLowerCase() === 'if-none-match');
@@ -112,12 +118,19 @@ export function createApi(options: ClientOptions): Api {
     const stored = conditional ? await cache.get(url) : undefined;
     if (stored) headers['if-none-match'] = stored.etag;
 
-    const response = await send(method, url, {
+    const response = await send(
       method,
-      headers,
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: request.signal,
-    });
+      url,
+      {
+        method,
+        headers,
+        body: upload ? upload.data : request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal: request.signal,
+        // fetch sends a stream only half-duplex (Node requires saying so).
+        ...(streamed ? { duplex: 'half' } : {}),
+      } as RequestInit,
+      streamed,
+    );
     const etag = response.headers.get('etag');
     const fromCache = response.status === 304 && stored !== undefined;
     const body = fromCache ? stored.body : await parse(response, method, url);

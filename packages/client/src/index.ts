@@ -1,6 +1,7 @@
 import { type Api, type ClientOptions, createApi } from './api.js';
 import { changeHelpers } from './changes.js';
 import type { ApiError, CursorGoneError, NetworkError } from './errors.js';
+import { importHelpers } from './imports.js';
 import { resourceHelpers } from './resources.js';
 import { type Mirror, type SyncOptions, syncMirror } from './sync.js';
 
@@ -21,10 +22,16 @@ export function clientHelpers(api: Api) {
 export type Client = ReturnType<typeof clientHelpers> & {
   /** `api('/products/?perpage=5')`: one call, relative to the project, answered with the parsed JSON */
   api: Api;
+  /** Imports over HTTP: create (upload a file), get, list, wait, cancel (imports.ts) */
+  imports: ReturnType<typeof importHelpers>;
 };
 
-/** What `window.storefront` of /toolkit.js holds (browser.ts): the client, settable by `init()`. */
-export type Storefront = Client & {
+/**
+ * What `window.storefront` of /toolkit.js holds (browser.ts): the client, settable by `init()`.
+ * Without imports: a shop's pages never hold a key that may write a catalog (and the script
+ * stays small).
+ */
+export type Storefront = Omit<Client, 'imports'> & {
   init(settings: StorefrontSettings): Storefront;
   ApiError: typeof ApiError;
   NetworkError: typeof NetworkError;
@@ -34,13 +41,14 @@ export type StorefrontSettings = Partial<Pick<ClientOptions, 'baseUrl' | 'projec
 
 export function createClient(options: ClientOptions): Client {
   const api = createApi(options);
-  return { api, ...clientHelpers(api) };
+  return { api, ...clientHelpers(api), imports: importHelpers(api) };
 }
 
 export type { Api, ClientOptions, RawAnswer, RequestOptions } from './api.js';
 export { DEFAULT_CHANGE_TYPES, type ChangeFeed, type ChangesOptions } from './changes.js';
 export { memoryCache, type CachedAnswer, type ConditionalCache } from './conditional-cache.js';
 export type { RetryOptions } from './retry.js';
+export type { CreateImportOptions, ImportFile, WaitOptions } from './imports.js';
 export { ApiError, CursorGoneError, NetworkError, type ErrorBody } from './errors.js';
 export {
   mirrorKey,

@@ -62,6 +62,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/projects/{project_id}/imports/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's imports
+         * @description The latest 100 imports, newest first.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Upload an import
+         * @description The file of the import format (a JSON document or NDJSON lines) is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415. An Idempotency-Key makes a retried upload answer the first Import.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/{project_id}/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import
+         * @description Its status and progress; once it ended, its counts or its errors by place.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/{project_id}/imports/{import_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an import
+         * @description A queued or running import stops and nothing of it is written: 200 with the canceled Import (202 while the process running it has not yet stopped it). An import that already ended is 409. Takes no body.
+         */
+        post: operations["cancelImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/{project_id}/keys/": {
         parameters: {
             query?: never;
@@ -126,6 +190,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/projects/{project_id}/keys/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the calling key
+         * @description The key that makes this call: id, label, scopes, created_at and expires_at; never its secret. Needs no scope.
+         */
+        get: operations["getCurrentKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/{project_id}/orders/": {
         parameters: {
             query?: never;
@@ -179,7 +263,7 @@ export interface paths {
         };
         /**
          * List the plans that can be subscribed to
-         * @description Active plans only, sorted by id, each with its prices.
+         * @description Active plans only, sorted by id, each with its prices. `fetch_inactive=true` lists the plans of every status (deactivated, archived, deleted too) and needs any valid key of the project.
          */
         get: operations["listPlans"];
         put?: never;
@@ -447,6 +531,17 @@ export interface components {
              */
             type: "category";
         };
+        /** @description The calling key, without its secret. */
+        CurrentKey: {
+            /** @description unix seconds */
+            created_at: number;
+            /** @description unix seconds from which the key is refused; null: never */
+            expires_at: number | null;
+            id: number;
+            label: string;
+            /** @description what the key may do */
+            scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
+        };
         /** @description Every error answer has this shape. */
         Error: {
             error: {
@@ -468,6 +563,70 @@ export interface components {
             id: number;
             name: string;
             parent_id: number | null;
+        };
+        /** @description An import job: an uploaded file, checked and then written all or nothing. */
+        Import: {
+            bytes: number;
+            /** @description by record kind; all 0 until the import succeeded (a dry run: what it would have done) */
+            counts: {
+                /** @description records written (created or replaced) and deleted (cascades included) */
+                categories: {
+                    deleted: number;
+                    upserted: number;
+                };
+                /** @description records written (created or replaced) and deleted (cascades included) */
+                orders: {
+                    deleted: number;
+                    upserted: number;
+                };
+                /** @description records written (created or replaced) and deleted (cascades included) */
+                plans: {
+                    deleted: number;
+                    upserted: number;
+                };
+                /** @description records written (created or replaced) and deleted (cascades included) */
+                products: {
+                    deleted: number;
+                    upserted: number;
+                };
+                /** @description records written (created or replaced) and deleted (cascades included) */
+                users: {
+                    deleted: number;
+                    upserted: number;
+                };
+            };
+            /** @description unix seconds */
+            created_at: number;
+            /** @description the change-feed cursor from just before the import wrote: GET …/changes/?since=<cursor> gives what it changed; null until it started writing */
+            cursor_before: string | null;
+            /** @description true: everything was checked and nothing written */
+            dry_run: boolean;
+            /** @description the first 100 problems, in file order */
+            errors: {
+                message: string;
+                /** @description `products[12].price` (JSON), `line 40` (NDJSON), `body` or `import` */
+                place: string;
+            }[];
+            /** @description every problem found, listed or not */
+            errors_total: number;
+            finished_at: number | null;
+            /**
+             * @description the upload: a JSON document or NDJSON lines
+             * @enum {unknown}
+             */
+            format: "json" | "ndjson";
+            /** @description the import id (its Location: …/imports/<id>) */
+            id: number;
+            /** @description the share of the file read so far, 1 when it succeeded */
+            progress: number;
+            /** @description records read so far (the project line included) */
+            records_read: number;
+            started_at: number | null;
+            /**
+             * @description queued (waiting for an earlier import of the project), running, then succeeded, failed (nothing was written) or canceled (nothing was written)
+             * @enum {unknown}
+             */
+            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
         };
         /** @description An API key, without its secret. */
         Key: {
@@ -1095,6 +1254,284 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listImports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description an ETag from an earlier answer: 304 when it still matches
+                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description entity tag of this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the latest 100 imports, newest first */
+                        data: components["schemas"]["Import"][];
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description true: check everything, write nothing
+                 * @example false
+                 */
+                dry_run?: boolean;
+            };
+            header?: {
+                /**
+                 * @description any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict
+                 * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
+                 */
+                "idempotency-key"?: string;
+                /**
+                 * @description wait=<seconds> (RFC 7240, at most 60): answer 200 with the finished import if it ends in time, else 202
+                 * @example wait=30
+                 */
+                prefer?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "project": {
+                 *         "id": "demo",
+                 *         "name": "Demo shop",
+                 *         "currency": "USD"
+                 *       }
+                 *     }
+                 */
+                "application/json": Record<string, never>;
+                /**
+                 * @example {"type":"project","id":"demo","name":"Demo shop","currency":"USD"}
+                 *     {"type":"product","id":1001,"handle":"linen-shirt","name":"Linen shirt","price":4900}
+                 */
+                "application/x-ndjson": unknown;
+            };
+        };
+        responses: {
+            /** @description the import ended within Prefer: wait (succeeded, or failed with its errors) */
+            200: {
+                headers: {
+                    /** @description the import: GET it to follow its progress */
+                    Location?: string;
+                    /** @description the wait honoured */
+                    "Preference-Applied"?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Accepted: the import is queued or running */
+            202: {
+                headers: {
+                    /** @description the import: GET it to follow its progress */
+                    Location?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description an ETag from an earlier answer: 304 when it still matches
+                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description import id
+                 * @example 1
+                 */
+                import_id: number;
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description entity tag of this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict
+                 * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description import id
+                 * @example 1
+                 */
+                import_id: number;
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Accepted: the process running it stops it shortly */
+            202: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listKeys: {
         parameters: {
             query?: never;
@@ -1359,6 +1796,61 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description an ETag from an earlier answer: 304 when it still matches
+                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description entity tag of this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentKey"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -1609,7 +2101,13 @@ export interface operations {
     };
     listPlans: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description true: plans of every status (an operator view); needs an API key of the project
+                 * @example false
+                 */
+                fetch_inactive?: boolean;
+            };
             header?: {
                 /**
                  * @description an ETag from an earlier answer: 304 when it still matches
@@ -1657,6 +2155,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

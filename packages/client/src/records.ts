@@ -14,6 +14,15 @@ type BodyOf<Path extends keyof paths> = paths[Path]['post'] extends {
 }
   ? Body
   : never;
+type AnswerOf<
+  Path extends keyof paths,
+  Method extends 'get' | 'post' | 'delete',
+  Status extends number,
+> = paths[Path][Method] extends {
+  responses: { [S in Status]: { content: { 'application/json': infer Answer } } };
+}
+  ? Answer
+  : never;
 
 export type Product = Schemas['Product'];
 export type Plan = Schemas['Plan'];
@@ -22,6 +31,29 @@ export type Order = Schemas['Order'];
 /** A category with its subcategories, nested to any depth. */
 export type Category = Schemas['Category'];
 
+/** An API key without its secret, as `GET /keys/` lists it. */
+export type Key = Schemas['Key'];
+/** The calling key (`GET /keys/current`): what it may do and until when. */
+export type CurrentKey = Schemas['CurrentKey'];
+export type Scope = Key['scopes'][number];
+export type KeyCreate = BodyOf<`${Project}/keys/`>;
+export type KeyRoll = BodyOf<`${Project}/keys/{key_id}/roll`>;
+/** A new key: its secret is in `key`, shown this once. */
+export type CreatedKey = AnswerOf<`${Project}/keys/`, 'post', 201>;
+export type RolledKey = AnswerOf<`${Project}/keys/{key_id}/roll`, 'post', 201>;
+export type RevokedKey = AnswerOf<`${Project}/keys/{key_id}/revoke`, 'post', 200>;
+
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookCreate = BodyOf<`${Project}/webhooks/`>;
+export type WebhookRoll = BodyOf<`${Project}/webhooks/{endpoint_id}/roll-secret`>;
+/** An endpoint with its signing secret, shown this once (create and roll-secret). */
+export type WebhookEndpointWithSecret = AnswerOf<`${Project}/webhooks/`, 'post', 201>;
+export type WebhookDelivery = AnswerOf<`${Project}/webhooks/{endpoint_id}/deliveries`, 'get', 200>['data'][number];
+export type WebhookAttempt = WebhookDelivery['attempts'][number];
+export type WebhookReplay = AnswerOf<`${Project}/webhooks/messages/{message_id}/replay`, 'post', 200>;
+
+/** `GET /plans/` takes `fetch_inactive=true` (plans of every status; needs any key of the project). */
+export type PlanListQuery = QueryOf<`${Project}/plans/`>;
 export type ProductListQuery = QueryOf<`${Project}/products/`>;
 /** `GET /products/<product>` takes `fetch_hidden` (needs an API key when true). */
 export type ProductGetQuery = QueryOf<`${Project}/products/{product}`>;
@@ -43,7 +75,7 @@ export interface Paged<T> {
   meta: { page: number; perpage: number; total: number; pages: number };
 }
 
-/** The plans list: active plans only, not paged. */
+/** The plans list: active plans only (every status with `fetch_inactive=true`), not paged. */
 export interface PlanList {
   data: Plan[];
 }
@@ -83,3 +115,9 @@ export type Change = {
 export interface ChangesPage extends Omit<FeedAnswer, 'data'> {
   data: (Change extends FeedAnswer['data'][number] ? Change : never)[];
 }
+
+/** An import job (`POST /imports/`): its status, progress, counts and errors by place. */
+export type Import = Schemas['Import'];
+export type ImportStatus = Import['status'];
+/** The media types an import is sent as: a JSON document or NDJSON lines. */
+export type ImportFormat = Import['format'];

@@ -1,5 +1,6 @@
 import type { Api } from './api.js';
 import { type WalkOptions, listWalk } from './list-walk.js';
+import { operatorHelpers } from './operator.js';
 import { queryString, segment } from './query.js';
 import type {
   Category,
@@ -10,6 +11,7 @@ import type {
   Paged,
   Plan,
   PlanList,
+  PlanListQuery,
   Product,
   ProductGetQuery,
   ProductListQuery,
@@ -36,7 +38,7 @@ export function productHelpers(api: Api) {
 
 export function planHelpers(api: Api) {
   return {
-    list: () => api<PlanList>('/plans/'),
+    list: (query?: PlanListQuery) => api<PlanList>(`/plans/${queryString(query)}`),
     get: (plan: number) => api<Plan>(`/plans/${segment(plan)}`),
   };
 }
@@ -71,6 +73,7 @@ export function userHelpers(api: Api) {
 /** Every resource's helpers over one api function. */
 export function resourceHelpers(api: Api) {
   return {
+    ...operatorHelpers(api),
     products: productHelpers(api),
     plans: planHelpers(api),
     categories: categoryHelpers(api),

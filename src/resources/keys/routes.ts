@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
-import { createKey, listKeys, revokeTarget, rollKey } from '../../keys/repository.js';
+import { Type } from 'typebox';
+import { createKey, findKeyInfo, listKeys, revokeTarget, rollKey } from '../../keys/repository.js';
 import { type Scope, hasScope } from '../../keys/scopes.js';
 import { CreatedKey, KeyCreate, KeyList, KeyParams, KeyRoll, RevokedKey, RolledKey } from './schemas.js';
 
@@ -29,6 +30,27 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: KeyList, ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => ({ data: await listKeys(app.storage.db, request.project.id, app.keys.now()) }),
+  });
+
+  app.get('/keys/current', {
+    // Any valid key reads itself, so that a client can show what it may do (CONTRACT 12).
+    config: { auth: 'key', scope: null },
+    schema: {
+      operationId: 'getCurrentKey',
+      summary: 'Get the calling key',
+      description:
+        'The key that makes this call: id, label, scopes, created_at and expires_at; never its secret. Needs no scope.',
+      tags: ['keys'],
+      params: ProjectParams,
+      querystring: EmptyQuery,
+      response: { 200: Type.Ref('CurrentKey'), ...errorResponses(400, 401, 404) },
+    },
+    handler: async (request) => {
+      const found = await findKeyInfo(app.storage.db, request.project.id, request.apiKeyId!);
+      // Revoked between the check and this read: as if it had been refused a moment sooner.
+      if (!found) throw new ApiError(401, 'the API key is not valid for this project');
+      return found;
+    },
   });
 
   app.post('/keys/', {

@@ -24,6 +24,18 @@ const keyFields = {
 export const Key = Type.Object(keyFields, { $id: 'Key', description: 'An API key, without its secret.' });
 export type Key = Static<typeof Key>;
 
+/** What any valid key may read of itself (GET /keys/current): what it may do and until when. */
+export const CurrentKey = Type.Object(
+  {
+    id: keyFields.id,
+    label: keyFields.label,
+    scopes: keyFields.scopes,
+    created_at: keyFields.created_at,
+    expires_at: keyFields.expires_at,
+  },
+  { $id: 'CurrentKey', description: 'The calling key, without its secret.' },
+);
+
 export const KeyList = Type.Object({
   data: Type.Array(Type.Ref('Key'), { description: 'the keys that still work (not revoked, not expired), by id' }),
 });

@@ -1,17 +1,15 @@
 import type { Insertable } from 'kysely';
 import type { OrderItemTable, OrderTable } from '../../db/schema.js';
-import type { RecordRows, RowContext } from '../descriptor.js';
+import { type RecordRows, type RowContext, rowBase } from '../descriptor.js';
 import { emailKey } from './present.js';
 import type { OrderRecord } from './record.js';
 
 /** The row (total defaults to the items' sum, currency to the project's) and its items. */
 export function orderRows(o: OrderRecord, id: number, ctx: RowContext): RecordRows {
   const pid = ctx.projectId;
-  const created_at = o.created_at ?? ctx.now;
   const items = o.items ?? [];
   const row: Insertable<OrderTable> & { id: number } = {
-    project_id: pid,
-    id,
+    ...rowBase(id, o, ctx),
     customer_email: o.customer_email,
     email_key: emailKey(o.customer_email),
     customer_name: o.customer_name ?? '',
@@ -22,8 +20,6 @@ export function orderRows(o: OrderRecord, id: number, ctx: RowContext): RecordRo
     is_canceled: o.is_canceled ? 1 : 0,
     is_archived: o.is_archived ? 1 : 0,
     delivery_information: o.delivery_information ?? '',
-    created_at,
-    updated_at: o.updated_at ?? created_at,
   };
   const rows: Insertable<OrderItemTable>[] = items.map((i, position) => ({
     project_id: pid,

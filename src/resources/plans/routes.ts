@@ -4,22 +4,27 @@ import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { EmptyQuery, errorResponses, ProjectParams } from '../../http/schemas.js';
 import { findPlans } from './repository.js';
-import { PlanList, PlanParams } from './schemas.js';
+import { PlanList, PlanListQuery, PlanParams } from './schemas.js';
 
 export async function planRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/plans/', {
+    // Any valid key of the project may see every status: no scope guards it (CONTRACT 4).
+    config: { auth: 'fetch_inactive', scope: null },
     schema: {
       operationId: 'listPlans',
       params: ProjectParams,
       summary: 'List the plans that can be subscribed to',
-      description: 'Active plans only, sorted by id, each with its prices.',
+      description:
+        'Active plans only, sorted by id, each with its prices. `fetch_inactive=true` lists the plans of every status (deactivated, archived, deleted too) and needs any valid key of the project.',
       tags: ['plans'],
-      querystring: EmptyQuery,
-      response: { 200: PlanList, ...errorResponses(400, 404) },
+      querystring: PlanListQuery,
+      response: { 200: PlanList, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => ({ data: await findPlans(app.storage.db, request.project.id, { onlyActive: true }) }),
+    handler: async (request) => ({
+      data: await findPlans(app.storage.db, request.project.id, { onlyActive: request.query.fetch_inactive !== true }),
+    }),
   });
 
   app.get('/plans/:plan_id', {

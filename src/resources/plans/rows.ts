@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { PlanPriceTable, PlanTable } from '../../db/schema.js';
-import type { RecordRows, RowContext } from '../descriptor.js';
+import { type RecordRows, type RowContext, rowBase } from '../descriptor.js';
 import type { PlanRecord } from './record.js';
 
 /**
@@ -9,15 +9,11 @@ import type { PlanRecord } from './record.js';
  */
 export function planRows(p: PlanRecord, id: number, ctx: RowContext): RecordRows {
   const pid = ctx.projectId;
-  const created_at = p.created_at ?? ctx.now;
   const row: Insertable<PlanTable> & { id: number } = {
-    project_id: pid,
-    id,
+    ...rowBase(id, p, ctx),
     name: p.name,
     description: p.description ?? '',
     status: p.status ?? 'active',
-    created_at,
-    updated_at: p.updated_at ?? created_at,
   };
   const prices: (Omit<Insertable<PlanPriceTable>, 'id'> & { id: number | undefined })[] = (p.prices ?? []).map((x) => ({
     project_id: pid,

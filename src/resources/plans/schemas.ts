@@ -27,3 +27,16 @@ export type Plan = Static<typeof Plan>;
 
 export const PlanList = Type.Object({ data: Type.Array(Type.Ref('Plan')) });
 export const PlanParams = Type.Object({ project_id: ProjectId, plan_id: PathId('plan') });
+
+export const PlanListQuery = Type.Object(
+  {
+    fetch_inactive: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'true: plans of every status (an operator view); needs an API key of the project',
+        examples: [false],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

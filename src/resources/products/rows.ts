@@ -1,18 +1,16 @@
 import type { Insertable } from 'kysely';
 import type { ProductCategoryTable, ProductTable } from '../../db/schema.js';
-import type { RecordRows, RowContext } from '../descriptor.js';
+import { type RecordRows, type RowContext, rowBase } from '../descriptor.js';
 import { nameKey, searchText } from './present.js';
 import type { ProductRecord } from './record.js';
 
 /** The row with its derived columns (name_key, search_text), and one link a category. */
 export function productRows(p: ProductRecord, id: number, ctx: RowContext): RecordRows {
   const pid = ctx.projectId;
-  const created_at = p.created_at ?? ctx.now;
   const description = p.description ?? '';
   const sku = p.sku ?? null;
   const row: Insertable<ProductTable> & { id: number } = {
-    project_id: pid,
-    id,
+    ...rowBase(id, p, ctx),
     handle: p.handle,
     name: p.name,
     name_key: nameKey(p.name),
@@ -26,8 +24,6 @@ export function productRows(p: ProductRecord, id: number, ctx: RowContext): Reco
     show_in_store: p.show_in_store === false ? 0 : 1,
     custom_sort: p.custom_sort ?? 0,
     images: JSON.stringify(p.images ?? []),
-    created_at,
-    updated_at: p.updated_at ?? created_at,
   };
   const links: Insertable<ProductCategoryTable>[] = [...new Set(p.category_ids ?? [])].map((category_id) => ({
     project_id: pid,

@@ -34,6 +34,8 @@ import {
 
 const manage = { auth: 'key', scope: 'webhooks:manage' } as const;
 const tags = ['webhooks'];
+/** What the routes of one endpoint share: the endpoint's id in the path, and no query. */
+const ofOneEndpoint = { tags, params: WebhookParams, querystring: EmptyQuery };
 const EndpointRef = { $ref: 'WebhookEndpoint' } as const;
 
 export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
@@ -92,15 +94,12 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       operationId: 'deleteWebhook',
       summary: 'Delete a webhook endpoint',
       description: 'Nothing more is sent to it; its deliveries and their attempts are removed.',
-      tags,
-      params: WebhookParams,
-      querystring: EmptyQuery,
+      ...ofOneEndpoint,
       response: { 200: DeletedWebhookEndpoint, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
       const id = request.params.endpoint_id;
-      if (!(await deleteEndpoint(app.storage.db, id, request.project.id)))
-        throw new ApiError(404, `webhook endpoint ${id} not found`);
+      if (!(await deleteEndpoint(app.storage.db, id, request.project.id))) throw endpointNotFound(id);
       return { id, deleted: true as const };
     },
   });
@@ -112,15 +111,13 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       summary: 'Enable a webhook endpoint',
       description:
         'After a receiver answered 410 the endpoint is disabled and its deliveries wait; this sends them again. Takes no body.',
-      tags,
-      params: WebhookParams,
-      querystring: EmptyQuery,
+      ...ofOneEndpoint,
       response: { 200: EndpointRef, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
     handler: async (request) => {
       const id = request.params.endpoint_id;
       const info = await enableEndpoint(app.storage.db, id, seconds(), request.project.id);
-      if (!info) throw new ApiError(404, `webhook endpoint ${id} not found`);
+      if (!info) throw endpointNotFound(id);
       return info;
     },
   });
@@ -132,9 +129,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       summary: "Roll a webhook endpoint's secret",
       description:
         'A new secret; for overlap_seconds every delivery carries two signatures, by the new and the old secret, so the receiver can switch at its own pace. The answer holds the new secret, shown this once.',
-      tags,
-      params: WebhookParams,
-      querystring: EmptyQuery,
+      ...ofOneEndpoint,
       body: WebhookRoll,
       response: { 201: CreatedWebhookEndpoint, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
@@ -147,7 +142,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
         seconds(),
         request.project.id,
       );
-      if (!rolled) throw new ApiError(404, `webhook endpoint ${id} not found`);
+      if (!rolled) throw endpointNotFound(id);
       reply.code(201);
       return { ...rolled.info, secret: rolled.secret };
     },
@@ -159,15 +154,12 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       operationId: 'listWebhookDeliveries',
       summary: "A webhook endpoint's deliveries",
       description: 'The latest 100 deliveries, newest first, each with every attempt: time, status, duration, answer.',
-      tags,
-      params: WebhookParams,
-      querystring: EmptyQuery,
+      ...ofOneEndpoint,
       response: { 200: WebhookDeliveryList, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
       const id = request.params.endpoint_id;
-      if (!(await findEndpoint(app.storage.db, id, request.project.id)))
-        throw new ApiError(404, `webhook endpoint ${id} not found`);
+      if (!(await findEndpoint(app.storage.db, id, request.project.id))) throw endpointNotFound(id);
       return { data: await listDeliveries(app.storage.db, id) };
     },
   });
@@ -191,4 +183,9 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       return { message_id: messageId, endpoints };
     },
   });
+}
+
+/** The 404 of an endpoint id that names none of the project's endpoints. */
+function endpointNotFound(id: number): ApiError {
+  return new ApiError(404, `webhook endpoint ${id} not found`);
 }

@@ -1,0 +1,53 @@
+import type { FulfillmentStatus, Order, OrderListQuery, OrderUpdate, PaymentStatus } from 'storefront-client';
+
+// The order filters of SPEC 4.5 and the changes an operator makes, shared by the list, the
+// detail and the bulk bar. The address holds the filters exactly as the API takes them.
+
+export const PAYMENT: PaymentStatus[] = ['pending', 'paid', 'failed', 'refunded'];
+export const FULFILLMENT: FulfillmentStatus[] = ['unfulfilled', 'shipped', 'ready_for_pickup', 'delivered', 'returned'];
+export const FILTERS = [
+  'payment_status',
+  'fulfillment_status',
+  'is_canceled',
+  'is_archived',
+  'customer_email',
+  'created_after',
+  'created_before',
+  'perpage',
+  'page',
+] as const;
+
+/** The list query of the address: every filter the API knows, passed on as written. */
+export function orderQuery(params: URLSearchParams): OrderListQuery {
+  const query: Record<string, string | number> = {};
+  for (const name of FILTERS) {
+    const value = params.get(name);
+    if (value === null || value === '') continue;
+    query[name] = ['created_after', 'created_before', 'perpage', 'page'].includes(name) ? Number(value) : value;
+  }
+  return query;
+}
+
+/** A change as a short sentence: "fulfillment → shipped". */
+export function describe(change: OrderUpdate): string {
+  return Object.entries(change)
+    .map(([name, value]) => `${name.replace(/_status$/, '').replace(/_/g, ' ')} → ${String(value).replace(/_/g, ' ')}`)
+    .join(', ');
+}
+
+/** The changes offered for one or many orders. */
+export const CHANGES: { label: string; change: OrderUpdate }[] = [
+  { label: 'Mark shipped', change: { fulfillment_status: 'shipped' } },
+  { label: 'Mark delivered', change: { fulfillment_status: 'delivered' } },
+  { label: 'Ready for pickup', change: { fulfillment_status: 'ready_for_pickup' } },
+  { label: 'Mark paid', change: { payment_status: 'paid' } },
+  { label: 'Mark refunded', change: { payment_status: 'refunded' } },
+  { label: 'Archive', change: { is_archived: true } },
+  { label: 'Cancel', change: { is_canceled: true } },
+];
+
+/** The fields an operator compares when an order changed under them. */
+export function differences(mine: Order, theirs: Order): string[] {
+  const names = ['payment_status', 'fulfillment_status', 'is_canceled', 'is_archived', 'delivery_information'] as const;
+  return names.filter((n) => mine[n] !== theirs[n]).map((n) => `${n}: ${String(mine[n])} → ${String(theirs[n])}`);
+}

@@ -1,0 +1,26 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { Icon } from './icons.js';
+
+// Copies a secret shown once. The clipboard API needs a secure context (https or localhost);
+// elsewhere the text is selected for the operator to copy by hand.
+
+export function CopyButton({ text, label }: { text: string; label: string }): JSX.Element {
+  const [done, setDone] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone('Copied');
+    } catch {
+      setDone('Select the text and copy it by hand');
+    }
+  };
+  return (
+    <span class="copy">
+      <button type="button" onClick={() => void copy()} aria-label={label}>
+        <Icon name="copy" /> Copy
+      </button>
+      <span role="status">{done}</span>
+    </span>
+  );
+}

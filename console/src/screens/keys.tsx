@@ -1,0 +1,235 @@
+import type { JSX } from 'preact';
+import { field } from '../format.js';
+import { useState } from 'preact/hooks';
+import type { Key, Scope } from 'storefront-client';
+import { when } from '../format.js';
+import { Action } from '../parts/action.js';
+import { CopyButton } from '../parts/copy-button.js';
+import { Problem } from '../parts/problem.js';
+import { useLoad } from '../parts/use-load.js';
+import { api, can, session } from '../session.js';
+
+// The project's keys: create one with scopes and an expiry (its secret shown this once, with a
+// copy button), roll one with an overlap, revoke one. A key can grant no scope it lacks.
+
+const SCOPES: { scope: Scope; says: string }[] = [
+  { scope: 'orders:read', says: 'read orders' },
+  { scope: 'orders:write', says: 'change orders' },
+  { scope: 'users:read', says: 'read users' },
+  { scope: 'products:write', says: 'change products' },
+  { scope: 'products:read_hidden', says: 'see hidden products' },
+  { scope: 'webhooks:manage', says: 'manage webhooks' },
+  { scope: 'keys:manage', says: 'manage keys' },
+  { scope: 'imports:write', says: 'import data' },
+];
+
+export function Keys(): JSX.Element {
+  const keys = useLoad(() => api().keys.list(), []);
+  const [secret, setSecret] = useState<{ label: string; key: string; what: string } | undefined>();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const me = session.value?.current.id;
+
+  const create = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const formElement = event.currentTarget as HTMLFormElement;
+    const form = new FormData(formElement);
+    const scopes = form.getAll('scopes').map(String) as Scope[];
+    const days = field(form, 'expires_in_days');
+    setBusy(true);
+    setError(undefined);
+    try {
+      const made = await api().keys.create({
+        label: field(form, 'label').trim(),
+        scopes,
+        ...(days ? { expires_in_days: Number(days) } : {}),
+      });
+      setSecret({ label: made.label, key: made.key, what: 'New key' });
+      formElement.reset();
+      keys.reload();
+    } catch (e) {
+      setError(e);
+    }
+    setBusy(false);
+  };
+  const act = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+      keys.reload();
+    } catch (e) {
+      setError(e);
+    }
+    setBusy(false);
+  };
+
+  return (
+    <>
+      <h1 id="main-heading" tabIndex={-1}>
+        Keys
+      </h1>
+      {secret && (
+        <section class="secret" role="status" aria-labelledby="secret-h">
+          <h2 id="secret-h">
+            {secret.what} “{secret.label}”: copy it now, it is not shown again
+          </h2>
+          <p>
+            <code class="secret-text" tabIndex={0}>
+              {secret.key}
+            </code>
+          </p>
+          <CopyButton text={secret.key} label="Copy the key" />{' '}
+          <button type="button" onClick={() => setSecret(undefined)}>
+            I have stored it
+          </button>
+        </section>
+      )}
+      <Problem error={error ?? keys.error} />
+      <section class="card" aria-labelledby="new-key-h">
+        <h2 id="new-key-h">Create a key</h2>
+        <form class="stack" onSubmit={(e) => void create(e)}>
+          <label>
+            Label
+            <input name="label" required maxLength={200} placeholder="who or what holds it" />
+          </label>
+          <fieldset>
+            <legend>Scopes</legend>
+            {SCOPES.map(({ scope, says }) => (
+              <label class="check" key={scope}>
+                <input
+                  type="checkbox"
+                  name="scopes"
+                  value={scope}
+                  disabled={!can(scope)}
+                  defaultChecked={scope === 'orders:read'}
+                />
+                <code>{scope}</code> {says}
+                {!can(scope) && <span class="scope-note"> (this key lacks it, so cannot grant it)</span>}
+              </label>
+            ))}
+          </fieldset>
+          <label>
+            Expires
+            <select name="expires_in_days">
+              <option value="">never</option>
+              <option value="1">in a day</option>
+              <option value="30">in 30 days</option>
+              <option value="90" selected>
+                in 90 days
+              </option>
+              <option value="365">in a year</option>
+            </select>
+          </label>
+          <Action scope="keys:manage" type="submit" class="primary" busy={busy}>
+            Create the key
+          </Action>
+        </form>
+      </section>
+      <div class="table-wrap">
+        <table class="list">
+          <caption>Keys that still work</caption>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data?.data.map((k) => (
+              <KeyRow
+                key={k.id}
+                item={k}
+                mine={k.id === me}
+                busy={busy}
+                onRoll={(overlap) =>
+                  void act(async () => {
+                    const rolled = await api().keys.roll(k.id, { overlap_seconds: overlap });
+                    setSecret({ label: rolled.label, key: rolled.key, what: 'Rolled key' });
+                  })
+                }
+                onRevoke={() => void act(async () => void (await api().keys.revoke(k.id)))}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function KeyRow({
+  item,
+  mine,
+  busy,
+  onRoll,
+  onRevoke,
+}: {
+  item: Key;
+  mine: boolean;
+  busy: boolean;
+  onRoll: (overlapSeconds: number) => void;
+  onRevoke: () => void;
+}): JSX.Element {
+  const [confirming, setConfirming] = useState(false);
+  const [overlap, setOverlap] = useState('86400');
+  return (
+    <tr>
+      <td>
+        {item.label || <span class="muted">no label</span>} <span class="muted">id {item.id}</span>
+        {mine && <span class="tag">this session</span>}
+      </td>
+      <td>{item.scopes.join(', ')}</td>
+      <td>{when(item.expires_at)}</td>
+      <td>{when(item.last_used_at)}</td>
+      <td class="actions">
+        <label>
+          <span class="sr-only">Overlap of the roll for key {item.id}</span>
+          <select value={overlap} onChange={(e) => setOverlap(e.currentTarget.value)}>
+            <option value="0">old stops now</option>
+            <option value="3600">old works 1 h</option>
+            <option value="86400">old works 24 h</option>
+          </select>
+        </label>
+        <Action
+          scope="keys:manage"
+          busy={busy}
+          onClick={() => onRoll(Number(overlap))}
+          aria-label={`Roll key ${item.id}`}
+        >
+          Roll
+        </Action>
+        {confirming ? (
+          <>
+            <Action
+              scope="keys:manage"
+              class="danger"
+              busy={busy}
+              onClick={onRevoke}
+              aria-label={`Confirm: revoke key ${item.id}`}
+            >
+              Revoke now{mine ? ' (ends this session)' : ''}
+            </Action>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </>
+        ) : (
+          <Action
+            scope="keys:manage"
+            busy={busy}
+            onClick={() => setConfirming(true)}
+            aria-label={`Revoke key ${item.id}`}
+          >
+            Revoke
+          </Action>
+        )}
+      </td>
+    </tr>
+  );
+}

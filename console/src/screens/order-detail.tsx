@@ -1,0 +1,225 @@
+import type { JSX } from 'preact';
+import { field } from '../format.js';
+import { useState } from 'preact/hooks';
+import type { OrderUpdate } from 'storefront-client';
+import { when, words } from '../format.js';
+import { formatMoney } from '../money.js';
+import { CHANGES, FULFILLMENT, PAYMENT, describe, differences } from '../order-fields.js';
+import { Conflict, type Versioned, changeOrder, readOrder } from '../order-writes.js';
+import { Action } from '../parts/action.js';
+import { Link } from '../parts/link.js';
+import { Problem } from '../parts/problem.js';
+import { useLoad } from '../parts/use-load.js';
+import { href } from '../router.js';
+
+// One order, and its status and flags changed with If-Match: when someone else changed it
+// first, nothing is saved and the newer order is shown beside what was tried.
+
+export function OrderDetail({ id }: { id: number }): JSX.Element {
+  const loaded = useLoad(() => readOrder(id), [id]);
+  const [current, setCurrent] = useState<Versioned | undefined>();
+  const [conflict, setConflict] = useState<{ tried: OrderUpdate; seen: Versioned; newer: Versioned } | undefined>();
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState('');
+  const [busy, setBusy] = useState(false);
+  const shown = current ?? loaded.data;
+
+  const apply = async (change: OrderUpdate) => {
+    if (!shown) return;
+    setBusy(true);
+    setError(undefined);
+    setSaved('');
+    setConflict(undefined);
+    try {
+      const next = await changeOrder(id, change, shown.etag);
+      setCurrent(next);
+      setSaved(`Saved: ${describe(change)}.`);
+    } catch (e) {
+      if (e instanceof Conflict) setConflict({ tried: change, seen: shown, newer: e.newer });
+      else setError(e);
+    }
+    setBusy(false);
+  };
+  const submitForm = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const change: OrderUpdate = {};
+    const payment = field(form, 'payment_status');
+    const fulfillment = field(form, 'fulfillment_status');
+    const delivery = field(form, 'delivery_information');
+    if (shown && payment !== shown.order.payment_status)
+      change.payment_status = payment as OrderUpdate['payment_status'];
+    if (shown && fulfillment !== shown.order.fulfillment_status)
+      change.fulfillment_status = fulfillment as OrderUpdate['fulfillment_status'];
+    if (shown && delivery !== shown.order.delivery_information) change.delivery_information = delivery;
+    if (Object.keys(change).length === 0) setSaved('Nothing to save: no field was changed.');
+    else void apply(change);
+  };
+
+  return (
+    <>
+      <p>
+        <Link to={href('/orders')}>← All orders</Link>
+      </p>
+      <h1 id="main-heading" tabIndex={-1}>
+        Order #{id}
+      </h1>
+      <Problem error={loaded.error ?? error} />
+      {conflict && (
+        <section class="conflict" role="alert" aria-labelledby="conflict-h">
+          <h2 id="conflict-h">Not saved: this order changed since you opened it</h2>
+          <p>
+            You tried <strong>{describe(conflict.tried)}</strong>, but someone else changed the order first (updated{' '}
+            {when(conflict.newer.order.updated_at)}). What changed:
+          </p>
+          <ul>
+            {differences(conflict.seen.order, conflict.newer.order).map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+          <p>The newer order is shown below. Check it, then apply your change again if it still holds.</p>
+          <Action
+            scope="orders:write"
+            busy={busy}
+            onClick={() => {
+              setCurrent(conflict.newer);
+              void apply(conflict.tried);
+            }}
+          >
+            Apply my change to the newer order
+          </Action>{' '}
+          <button
+            type="button"
+            onClick={() => {
+              setCurrent(conflict.newer);
+              setConflict(undefined);
+            }}
+          >
+            Keep the newer order
+          </button>
+        </section>
+      )}
+      {saved && (
+        <p class="saved" role="status">
+          {saved}
+        </p>
+      )}
+      {shown && (
+        <OrderView
+          key={shown.etag + (conflict ? 'c' : '')}
+          versioned={conflict?.newer ?? shown}
+          busy={busy}
+          onQuick={(c) => void apply(c)}
+          onSubmit={submitForm}
+        />
+      )}
+    </>
+  );
+}
+
+function OrderView({
+  versioned,
+  busy,
+  onQuick,
+  onSubmit,
+}: {
+  versioned: Versioned;
+  busy: boolean;
+  onQuick: (change: OrderUpdate) => void;
+  onSubmit: (event: SubmitEvent) => void;
+}): JSX.Element {
+  const { order } = versioned;
+  return (
+    <div class="detail">
+      <section class="card" aria-labelledby="order-h">
+        <h2 id="order-h">
+          {order.customer_name} <span class="muted">{order.customer_email}</span>
+        </h2>
+        <dl class="facts">
+          <dt>Payment</dt>
+          <dd data-field="payment_status">{words(order.payment_status)}</dd>
+          <dt>Fulfillment</dt>
+          <dd data-field="fulfillment_status">{words(order.fulfillment_status)}</dd>
+          <dt>Canceled</dt>
+          <dd>{order.is_canceled ? 'yes' : 'no'}</dd>
+          <dt>Archived</dt>
+          <dd>{order.is_archived ? 'yes' : 'no'}</dd>
+          <dt>Placed</dt>
+          <dd>{when(order.created_at)}</dd>
+          <dt>Last changed</dt>
+          <dd>{when(order.updated_at)}</dd>
+        </dl>
+        <table class="list">
+          <caption>Items</caption>
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col" class="num">
+                Quantity
+              </th>
+              <th scope="col" class="num">
+                Price
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.items.map((item, i) => (
+              <tr key={i}>
+                <td>{item.name}</td>
+                <td class="num">{item.quantity}</td>
+                <td class="num">{formatMoney(item.price, order.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={2}>
+                Total
+              </th>
+              <td class="num">{formatMoney(order.total, order.currency)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </section>
+      <section class="card" aria-labelledby="change-h">
+        <h2 id="change-h">Change</h2>
+        <div class="quick" role="group" aria-label="Quick changes">
+          {CHANGES.map((c) => (
+            <Action key={c.label} scope="orders:write" busy={busy} onClick={() => onQuick(c.change)}>
+              {c.label}
+            </Action>
+          ))}
+        </div>
+        <form class="stack" onSubmit={onSubmit}>
+          <label>
+            Payment status
+            <select name="payment_status">
+              {PAYMENT.map((p) => (
+                <option key={p} value={p} selected={p === order.payment_status}>
+                  {words(p)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Fulfillment status
+            <select name="fulfillment_status">
+              {FULFILLMENT.map((f) => (
+                <option key={f} value={f} selected={f === order.fulfillment_status}>
+                  {words(f)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Delivery information
+            <textarea name="delivery_information" rows={3} defaultValue={order.delivery_information} />
+          </label>
+          <Action scope="orders:write" type="submit" class="primary" busy={busy}>
+            Save changes
+          </Action>
+        </form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Order, OrderUpdate } from 'storefront-client';
+import { formatMoney } from '../money.js';
+import { when, words } from '../format.js';
+import { CHANGES, describe, orderQuery } from '../order-fields.js';
+import { Conflict, changeListed } from '../order-writes.js';
+import { Action } from '../parts/action.js';
+import { Link } from '../parts/link.js';
+import { Pager } from '../parts/pager.js';
+import { Problem } from '../parts/problem.js';
+import { useLoad } from '../parts/use-load.js';
+import { href, place, setQuery } from '../router.js';
+import { api } from '../session.js';
+import { OrderFilters } from './order-filters.js';
+
+// The orders list: the filters of SPEC 4.5 in the address, totals and pages from the API,
+// and several orders changed at once, each with its own result.
+
+type Outcome = { ok: true; text: string } | { ok: false; text: string };
+
+export function Orders(): JSX.Element {
+  const params = place.value.query;
+  const query = orderQuery(params);
+  const key = params.toString();
+  const list = useLoad(() => api().orders.list(query), [key]);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [outcomes, setOutcomes] = useState<Map<number, Outcome>>(new Map());
+  const [busy, setBusy] = useState(false);
+  const rows = list.data?.data ?? [];
+
+  const toggle = (id: number, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    setSelected(next);
+  };
+  const applyAll = async (change: OrderUpdate) => {
+    setBusy(true);
+    const chosen = rows.filter((o) => selected.has(o.id));
+    const results = await Promise.all(
+      chosen.map(async (order): Promise<[number, Outcome]> => {
+        try {
+          await changeListed(order, change);
+          return [order.id, { ok: true, text: `Saved: ${describe(change)}` }];
+        } catch (error) {
+          if (error instanceof Conflict)
+            return [order.id, { ok: false, text: 'Not saved: changed by someone else since the list was loaded' }];
+          return [
+            order.id,
+            { ok: false, text: `Not saved: ${error instanceof Error ? error.message : String(error)}` },
+          ];
+        }
+      }),
+    );
+    setOutcomes(new Map(results));
+    setSelected(new Set());
+    setBusy(false);
+    list.reload();
+  };
+
+  return (
+    <>
+      <h1 id="main-heading" tabIndex={-1}>
+        Orders
+      </h1>
+      <OrderFilters params={params} />
+      <Problem error={list.error} />
+      {list.data && (
+        <p class="summary" aria-live="polite">
+          <strong>{list.data.meta.total.toLocaleString()}</strong> orders match
+        </p>
+      )}
+      <div class="bulk" role="group" aria-label="Change the selected orders">
+        <span>{selected.size} selected</span>
+        {CHANGES.map((c) => (
+          <Action
+            key={c.label}
+            scope="orders:write"
+            disabled={selected.size === 0}
+            busy={busy}
+            onClick={() => void applyAll(c.change)}
+          >
+            {c.label}
+          </Action>
+        ))}
+      </div>
+      {outcomes.size > 0 && (
+        <section class="outcomes" aria-label="Results of the last change" aria-live="polite">
+          <h2>Results</h2>
+          <ul>
+            {[...outcomes].map(([id, o]) => (
+              <li key={id} class={o.ok ? 'ok' : 'bad'}>
+                Order {id}: {o.text}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <div class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
+        <table class="list">
+          <caption class="sr-only">Orders, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select every order on this page"
+                  checked={rows.length > 0 && rows.every((o) => selected.has(o.id))}
+                  onChange={(e) => setSelected(e.currentTarget.checked ? new Set(rows.map((o) => o.id)) : new Set())}
+                />
+              </th>
+              <th scope="col">Order</th>
+              <th scope="col">Customer</th>
+              <th scope="col" class="num">
+                Total
+              </th>
+              <th scope="col">Payment</th>
+              <th scope="col">Fulfillment</th>
+              <th scope="col">Placed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((o) => (
+              <OrderRow key={o.id} order={o} selected={selected.has(o.id)} onSelect={(on) => toggle(o.id, on)} />
+            ))}
+            {list.data && rows.length === 0 && (
+              <tr>
+                <td colSpan={7}>
+                  No order matches these filters.{' '}
+                  <button
+                    type="button"
+                    class="link"
+                    onClick={() => setQuery(Object.fromEntries([...params.keys()].map((k) => [k, undefined])))}
+                  >
+                    Clear the filters
+                  </button>
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {list.data && <Pager meta={list.data.meta} label="Orders" />}
+    </>
+  );
+}
+
+function OrderRow({
+  order,
+  selected,
+  onSelect,
+}: {
+  order: Order;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+}): JSX.Element {
+  return (
+    <tr class={selected ? 'selected' : undefined}>
+      <td>
+        <input
+          type="checkbox"
+          aria-label={`Select order ${order.id}`}
+          checked={selected}
+          onChange={(e) => onSelect(e.currentTarget.checked)}
+        />
+      </td>
+      <td>
+        <Link to={href(`/orders/${order.id}`)}>#{order.id}</Link>
+        {order.is_canceled && <span class="tag bad">canceled</span>}
+        {order.is_archived && <span class="tag">archived</span>}
+      </td>
+      <td>
+        {order.customer_name}
+        <div class="muted">{order.customer_email}</div>
+      </td>
+      <td class="num">{formatMoney(order.total, order.currency)}</td>
+      <td>
+        <span class={`tag pay-${order.payment_status}`}>{words(order.payment_status)}</span>
+      </td>
+      <td>
+        <span class={`tag ful-${order.fulfillment_status}`}>{words(order.fulfillment_status)}</span>
+      </td>
+      <td>{when(order.created_at)}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,170 @@
+import type { JSX } from 'preact';
+import { field } from '../format.js';
+import type { Category, ProductListQuery } from 'storefront-client';
+import { Pager } from '../parts/pager.js';
+import { Problem } from '../parts/problem.js';
+import { useLoad } from '../parts/use-load.js';
+import { href, navigate, place } from '../router.js';
+import { api, can } from '../session.js';
+import { ProductRow } from './product-row.js';
+
+// Products: search, every sort order, one category, hidden ones (products:read_hidden), pages
+// from the API; each row edits in place (product-row.tsx).
+
+const ORDERS = [
+  ['date_desc', 'Newest first'],
+  ['date_asc', 'Oldest first'],
+  ['name_asc', 'Name A–Z'],
+  ['name_desc', 'Name Z–A'],
+  ['price_asc', 'Price, low to high'],
+  ['price_desc', 'Price, high to low'],
+  ['custom_asc', 'Custom order'],
+  ['custom_desc', 'Custom order, reversed'],
+] as const;
+
+function productQuery(params: URLSearchParams): ProductListQuery {
+  const query: ProductListQuery = {};
+  const search = params.get('search');
+  if (search) query.search = search;
+  const order = params.get('order');
+  if (order) query.order = order;
+  const category = params.get('category');
+  if (category) query.category = Number(category);
+  if (params.get('fetch_hidden') === 'true') query.fetch_hidden = true;
+  const page = params.get('page');
+  if (page) query.page = Number(page);
+  const perpage = params.get('perpage');
+  if (perpage) query.perpage = Number(perpage);
+  return query;
+}
+
+/** The categories as indented options: every level, in the tree's order. */
+function flatten(tree: Category[], depth = 0): { id: number; label: string }[] {
+  return tree.flatMap((c) => [
+    { id: c.id, label: `${'  '.repeat(depth)}${c.name}` },
+    ...flatten(c.subcategories, depth + 1),
+  ]);
+}
+
+export function Products(): JSX.Element {
+  const params = place.value.query;
+  const key = params.toString();
+  const list = useLoad(() => api().products.list(productQuery(params)), [key]);
+  const categories = useLoad(() => api().categories.list(), []);
+  const hiddenAllowed = can('products:read_hidden');
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => field(form, name).trim() || undefined;
+    navigate(
+      href('/products', {
+        search: text('search'),
+        order: text('order') === 'date_desc' ? undefined : text('order'),
+        category: text('category'),
+        fetch_hidden: form.get('fetch_hidden') ? 'true' : undefined,
+        perpage: text('perpage'),
+      }),
+    );
+  };
+
+  return (
+    <>
+      <h1 id="main-heading" tabIndex={-1}>
+        Products
+      </h1>
+      <form class="filters" onSubmit={submit} aria-label="Find products" key={key}>
+        <label>
+          Search
+          <input
+            name="search"
+            type="search"
+            defaultValue={params.get('search') ?? ''}
+            placeholder="name, description or SKU"
+          />
+        </label>
+        <label>
+          Sort
+          <select name="order">
+            {ORDERS.map(([value, label]) => (
+              <option key={value} value={value} selected={value === (params.get('order') ?? 'date_desc')}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Category
+          <select name="category">
+            <option value="">every category</option>
+            {flatten(categories.data ?? []).map((c) => (
+              <option key={c.id} value={c.id} selected={String(c.id) === params.get('category')}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="check" title={hiddenAllowed ? undefined : 'Needs the scope products:read_hidden'}>
+          <input
+            name="fetch_hidden"
+            type="checkbox"
+            value="true"
+            disabled={!hiddenAllowed}
+            defaultChecked={params.get('fetch_hidden') === 'true'}
+          />
+          Hidden products too{!hiddenAllowed && <span class="scope-note"> (needs products:read_hidden)</span>}
+        </label>
+        <label>
+          Per page
+          <select name="perpage">
+            <option value="">20</option>
+            <option value="50" selected={params.get('perpage') === '50'}>
+              50
+            </option>
+            <option value="100" selected={params.get('perpage') === '100'}>
+              100
+            </option>
+          </select>
+        </label>
+        <button type="submit" class="primary">
+          Show products
+        </button>
+      </form>
+      <Problem error={list.error ?? categories.error} />
+      {list.data && (
+        <p class="summary" aria-live="polite">
+          <strong>{list.data.meta.total.toLocaleString()}</strong> products match
+        </p>
+      )}
+      <div class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
+        <table class="list products">
+          <caption class="sr-only">Products</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col" class="num">
+                Price
+              </th>
+              <th scope="col">Inventory</th>
+              <th scope="col">Stock</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data?.data.map((p) => (
+              <ProductRow key={`${p.id}-${p.updated_at}`} product={p} />
+            ))}
+            {list.data?.data.length === 0 && (
+              <tr>
+                <td colSpan={5}>No product matches.</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {list.data && <Pager meta={list.data.meta} label="Products" />}
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { DEFAULT_IMPORTS } from '../config.js';
+import { ImportRunner, type RunnerOptions } from '../imports/runner.js';
+
+// Imports over HTTP in a server process (docs/API.md, "Imports"): `app.imports` (the limits
+// the upload route applies, and the job runner). The runner starts once the app is ready —
+// first marking failed the jobs that a dead process left running — and stops when it closes,
+// a job it was running going back to its queue. Like the webhook worker, it runs where asked
+// (every `storefront serve`): an app built without it only queues uploads.
+
+export interface ImportOptions {
+  /** run import jobs in this process (serve: always; tests: when they import; off, jobs wait for a process that runs them) */
+  runner?: boolean;
+  /** IMPORT_MAX_BYTES */
+  maxBytes?: number;
+  /** IMPORT_SPOOL_DIR */
+  spoolDir?: string;
+  /** tests: the runner's polling, lease and hook */
+  pollMs?: number;
+  leaseMs?: number;
+  beforeRun?: RunnerOptions['beforeRun'];
+}
+
+export interface Imports {
+  maxBytes: number;
+  spoolDir: string;
+  runner: ImportRunner;
+}
+
+export default fp(
+  async function imports(app: FastifyInstance, options: ImportOptions) {
+    const maxBytes = options.maxBytes ?? DEFAULT_IMPORTS.maxBytes;
+    const spoolDir = options.spoolDir ?? DEFAULT_IMPORTS.spoolDir;
+    const runner = new ImportRunner({
+      db: app.storage.db,
+      log: app.log,
+      spoolDir,
+      pollMs: options.pollMs,
+      leaseMs: options.leaseMs,
+      beforeRun: options.beforeRun,
+    });
+    app.decorate('imports', { maxBytes, spoolDir, runner } satisfies Imports);
+    if (options.runner) {
+      app.addHook('onReady', async () => runner.start());
+      app.addHook('onClose', async () => runner.stop());
+    }
+  },
+  { name: 'imports', dependencies: ['storage'] },
+);

@@ -1,0 +1,218 @@
+import { hostname } from 'node:os';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
+import { type ImportFormat, type Spooled, checkDeclaredLength, removeSpool, spool } from '../../imports/spool.js';
+import { createJob, findJob, isFinished, listJobs, presentJob } from '../../imports/store.js';
+import {
+  ImportAccepted,
+  ImportBody,
+  ImportFinished,
+  ImportList,
+  ImportParams,
+  ImportQuery,
+  ImportRef,
+  MAX_WAIT_SECONDS,
+  PreferHeaders,
+} from './schemas.js';
+
+// Imports over HTTP, for a key with imports:write (docs/API.md, "Imports"). The upload is
+// streamed to a spool file by this scope's own body parsers (never held in memory, refused
+// past IMPORT_MAX_BYTES), then queued as a job (src/imports/): a slow upload never holds a
+// write lock, since the import starts only once the whole file is in.
+
+const write = { auth: 'key', scope: 'imports:write' } as const;
+const tags = ['imports'];
+const MEDIA_TYPES = ['application/json', 'application/x-ndjson'];
+
+/** The spooled upload of a request, until a job takes it (or the answer goes out without one). */
+const uploads = new WeakMap<FastifyRequest, Spooled & { taken: boolean }>();
+
+function unsupported(): ApiError {
+  return new ApiError(
+    415,
+    'an import is sent as Content-Type: application/json (a JSON document) or application/x-ndjson (one record a line)',
+    [{ field: 'Content-Type', message: `must be ${MEDIA_TYPES.join(' or ')}` }],
+  );
+}
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+/** `Prefer: wait=<seconds>` (RFC 7240), capped; undefined when not asked. */
+export function preferredWait(header: string | undefined): number | undefined {
+  const match = /(?:^|[,;\s])wait\s*=\s*"?(\d{1,9})"?/i.exec(header ?? '');
+  return match ? Math.min(Number(match[1]), MAX_WAIT_SECONDS) : undefined;
+}
+
+function locationOf(projectId: string, id: number): string {
+  return `/v2/projects/${projectId}/imports/${id}`;
+}
+
+export async function importRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const host = hostname();
+
+  // The upload, in a scope of its own: its body parsers stream to disk.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(MEDIA_TYPES, (request, payload, done) => {
+      const type = request.headers['content-type'] ?? '';
+      const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
+      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
+      const format: ImportFormat = /^\s*application\/x-ndjson/i.test(type) ? 'ndjson' : 'json';
+      const { maxBytes, spoolDir } = app.imports;
+      try {
+        checkDeclaredLength(request.headers['content-length'], maxBytes);
+      } catch (e) {
+        return done(e as Error, undefined);
+      }
+      spool(payload, format, { dir: spoolDir, maxBytes }).then((spooled) => {
+        uploads.set(request, { ...spooled, taken: false });
+        // What the Idempotency-Key compares (src/plugins/idempotency.ts): the same bytes
+        // sent again, as the same kind of import, are the same request.
+        const dryRun = (request.query as Record<string, unknown>).dry_run;
+        done(null, { format, bytes: spooled.bytes, sha256: spooled.sha256, dry_run: dryRun === 'true' });
+      }, done);
+    });
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
+
+    const upload = scope.withTypeProvider<TypeBoxTypeProvider>();
+    upload.post('/imports/', {
+      config: write,
+      schema: {
+        operationId: 'createImport',
+        summary: 'Upload an import',
+        description: `The file of the import format (a JSON document or NDJSON lines) is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415. An Idempotency-Key makes a retried upload answer the first Import.`,
+        tags,
+        params: ProjectParams,
+        querystring: ImportQuery,
+        headers: PreferHeaders,
+        body: ImportBody,
+        response: {
+          200: ImportFinished,
+          202: ImportAccepted,
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+        },
+      },
+      onSend: (request, reply, payload, done) => {
+        // A replayed answer (Idempotency-Key) was stored without its Location.
+        if (reply.getHeader('idempotent-replayed') && !reply.hasHeader('location') && typeof payload === 'string') {
+          try {
+            const id = (JSON.parse(payload) as { id?: unknown }).id;
+            if (typeof id === 'number') reply.header('location', locationOf(request.project.id, id));
+          } catch {
+            // not an Import: nothing to add
+          }
+        }
+        done(null, payload);
+      },
+      onResponse: (request, _reply, done) => {
+        const spooled = uploads.get(request);
+        if (!spooled || spooled.taken) return done();
+        removeSpool(spooled.path).then(
+          () => done(),
+          (err: unknown) => {
+            request.log.warn({ err }, 'could not remove an unused import spool file');
+            done();
+          },
+        );
+      },
+      handler: async (request, reply) => {
+        const spooled = uploads.get(request);
+        if (!spooled) throw unsupported();
+        const projectId = request.project.id;
+        const job = await createJob(app.storage.db, {
+          projectId,
+          format: (request.body as { format: ImportFormat }).format,
+          bytes: spooled.bytes,
+          dryRun: request.query.dry_run === true,
+          spoolHost: host,
+          spoolPath: spooled.path,
+          now: Math.floor(Date.now() / 1000),
+        });
+        spooled.taken = true;
+        const runner = app.imports.runner;
+        runner.kick();
+        const id = Number(job.id);
+        reply.header('location', locationOf(projectId, id));
+        const wait = preferredWait(request.headers.prefer);
+        const row = wait ? ((await runner.waitFor(projectId, id, wait * 1000)) ?? job) : job;
+        if (wait !== undefined && isFinished(row.status)) {
+          reply.header('preference-applied', `wait=${wait}`);
+          reply.code(200);
+        } else {
+          reply.code(202);
+        }
+        return presentJob(row, runner.live(id));
+      },
+    });
+  });
+
+  app.get('/imports/', {
+    config: write,
+    schema: {
+      operationId: 'listImports',
+      summary: "List the project's imports",
+      description: 'The latest 100 imports, newest first.',
+      tags,
+      params: ProjectParams,
+      querystring: EmptyQuery,
+      response: { 200: ImportList, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => {
+      const rows = await listJobs(app.storage.db, request.project.id);
+      return { data: rows.map((row) => presentJob(row, app.imports.runner.live(Number(row.id)))) };
+    },
+  });
+
+  app.get('/imports/:import_id', {
+    config: write,
+    schema: {
+      operationId: 'getImport',
+      summary: 'Get an import',
+      description: 'Its status and progress; once it ended, its counts or its errors by place.',
+      tags,
+      params: ImportParams,
+      querystring: EmptyQuery,
+      response: { 200: ImportRef, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request) => {
+      const id = request.params.import_id;
+      const row = await findJob(app.storage.db, request.project.id, id);
+      if (!row) throw new ApiError(404, `import ${id} not found`);
+      return presentJob(row, app.imports.runner.live(id));
+    },
+  });
+
+  app.post('/imports/:import_id/cancel', {
+    config: write,
+    schema: {
+      operationId: 'cancelImport',
+      summary: 'Cancel an import',
+      description:
+        'A queued or running import stops and nothing of it is written: 200 with the canceled Import (202 while the process running it has not yet stopped it). An import that already ended is 409. Takes no body.',
+      tags,
+      params: ImportParams,
+      querystring: EmptyQuery,
+      response: {
+        200: ImportRef,
+        202: { $ref: 'Import', description: 'Accepted: the process running it stops it shortly' },
+        ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+      },
+    },
+    handler: async (request, reply: FastifyReply) => {
+      const id = request.params.import_id;
+      const result = await app.imports.runner.cancel(request.project.id, id);
+      if (!result) throw new ApiError(404, `import ${id} not found`);
+      if (result.outcome === 'finished')
+        throw new ApiError(
+          409,
+          `import ${id} has already ${result.row.status}; only a queued or running import can be canceled`,
+          [{ field: 'status', message: `is ${result.row.status}` }],
+        );
+      reply.code(result.outcome === 'stopping' ? 202 : 200);
+      return presentJob(result.row, app.imports.runner.live(id));
+    },
+  });
+}
