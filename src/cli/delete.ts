@@ -1,7 +1,8 @@
 import { HANDLE } from '../http/params.js';
-import { deleteRecords } from '../resources/deletion.js';
+import { deleteRecords } from '../writes/delete-records.js';
 import type { ResourceDescriptor } from '../resources/descriptor.js';
-import { PROJECT_ID, findProject } from '../resources/projects/repository.js';
+import { PROJECT_ID } from '../http/schemas.js';
+import { findProject } from '../resources/projects/repository.js';
 import { RESOURCES, resourceOfType } from '../resources/registry.js';
 import { type WriteContext, writeProject } from '../writes/write-project.js';
 import { CliError, parse, withStorage } from './context.js';

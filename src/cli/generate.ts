@@ -1,5 +1,5 @@
 import { generate } from '../generate/generate.js';
-import { PROJECT_ID } from '../resources/projects/repository.js';
+import { PROJECT_ID } from '../http/schemas.js';
 import { countsOf } from './plural.js';
 import { CliError, parse, withStorage } from './context.js';
 

@@ -1,6 +1,7 @@
 import type { Kind } from '../resources/registry.js';
 import { deleteProject, listProjectsWithCounts } from '../resources/projects/admin.js';
-import { CURRENCY, PROJECT_ID, findProject, saveProject } from '../resources/projects/repository.js';
+import { PROJECT_ID } from '../http/schemas.js';
+import { CURRENCY, findProject, saveProject } from '../resources/projects/repository.js';
 import { CliError, parse, withStorage } from './context.js';
 import { writeProject } from '../writes/write-project.js';
 import { countsOf } from './plural.js';

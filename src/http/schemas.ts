@@ -1,6 +1,8 @@
 import { type TSchema, Type } from 'typebox';
 import { type ErrorStatus, MAX_DETAILS, codeFor } from '../errors.js';
-import { PROJECT_ID } from '../resources/projects/repository.js';
+
+/** A project id: 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit. */
+export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 // Building blocks shared by every resource's schemas. These schemas validate requests,
 // serialise responses and (later) make the OpenAPI document: one source of truth.

@@ -1,5 +1,5 @@
 import { StatisticsAsTablesGrow } from '../db/statistics.js';
-import { deleteRecords } from '../resources/deletion.js';
+import { deleteRecords } from '../writes/delete-records.js';
 import type { ChildSpec, RecordRows, ResourceDescriptor } from '../resources/descriptor.js';
 import { type Kind, RESOURCES, resourceOf } from '../resources/registry.js';
 import type { WriteContext } from '../writes/write-project.js';

@@ -5,7 +5,7 @@ import { MIGRATION_NAMES, migrateToLatest, migrator } from '../../src/db/migrate
 import { generate } from '../../src/generate/generate.js';
 import { ImportError, importDocument } from '../../src/import/import.js';
 import { writeProject } from '../../src/writes/write-project.js';
-import { deleteRecords } from '../../src/resources/deletion.js';
+import { deleteRecords } from '../../src/writes/delete-records.js';
 import { foldCase } from '../../src/resources/products/present.js';
 import { productsDescriptor } from '../../src/resources/products/descriptor.js';
 import { testApp } from '../support/app.js';

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { OrderItemTable, OrderTable } from '../../db/schema.js';
-import { type RecordRows, type RowContext, rowBase } from '../descriptor.js';
+import { type RecordRows, type RowContext, recordTimes } from '../descriptor.js';
 import { emailKey } from './present.js';
 import type { OrderRecord } from './record.js';
 
@@ -8,8 +8,10 @@ import type { OrderRecord } from './record.js';
 export function orderRows(o: OrderRecord, id: number, ctx: RowContext): RecordRows {
   const pid = ctx.projectId;
   const items = o.items ?? [];
+  const { created_at, updated_at } = recordTimes(o, ctx);
   const row: Insertable<OrderTable> & { id: number } = {
-    ...rowBase(id, o, ctx),
+    project_id: ctx.projectId,
+    id,
     customer_email: o.customer_email,
     email_key: emailKey(o.customer_email),
     customer_name: o.customer_name ?? '',
@@ -20,6 +22,8 @@ export function orderRows(o: OrderRecord, id: number, ctx: RowContext): RecordRo
     is_canceled: o.is_canceled ? 1 : 0,
     is_archived: o.is_archived ? 1 : 0,
     delivery_information: o.delivery_information ?? '',
+    created_at,
+    updated_at,
   };
   const rows: Insertable<OrderItemTable>[] = items.map((i, position) => ({
     project_id: pid,

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { PlanPriceTable, PlanTable } from '../../db/schema.js';
-import { type RecordRows, type RowContext, rowBase } from '../descriptor.js';
+import { type RecordRows, type RowContext, recordTimes } from '../descriptor.js';
 import type { PlanRecord } from './record.js';
 
 /**
@@ -9,11 +9,15 @@ import type { PlanRecord } from './record.js';
  */
 export function planRows(p: PlanRecord, id: number, ctx: RowContext): RecordRows {
   const pid = ctx.projectId;
+  const { created_at, updated_at } = recordTimes(p, ctx);
   const row: Insertable<PlanTable> & { id: number } = {
-    ...rowBase(id, p, ctx),
+    project_id: ctx.projectId,
+    id,
     name: p.name,
     description: p.description ?? '',
     status: p.status ?? 'active',
+    created_at,
+    updated_at,
   };
   const prices: (Omit<Insertable<PlanPriceTable>, 'id'> & { id: number | undefined })[] = (p.prices ?? []).map((x) => ({
     project_id: pid,

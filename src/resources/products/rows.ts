@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { ProductCategoryTable, ProductTable } from '../../db/schema.js';
-import { type RecordRows, type RowContext, rowBase } from '../descriptor.js';
+import { type RecordRows, type RowContext, recordTimes } from '../descriptor.js';
 import { nameKey, searchText } from './present.js';
 import type { ProductRecord } from './record.js';
 
@@ -9,8 +9,10 @@ export function productRows(p: ProductRecord, id: number, ctx: RowContext): Reco
   const pid = ctx.projectId;
   const description = p.description ?? '';
   const sku = p.sku ?? null;
+  const { created_at, updated_at } = recordTimes(p, ctx);
   const row: Insertable<ProductTable> & { id: number } = {
-    ...rowBase(id, p, ctx),
+    project_id: ctx.projectId,
+    id,
     handle: p.handle,
     name: p.name,
     name_key: nameKey(p.name),
@@ -24,6 +26,8 @@ export function productRows(p: ProductRecord, id: number, ctx: RowContext): Reco
     show_in_store: p.show_in_store === false ? 0 : 1,
     custom_sort: p.custom_sort ?? 0,
     images: JSON.stringify(p.images ?? []),
+    created_at,
+    updated_at,
   };
   const links: Insertable<ProductCategoryTable>[] = [...new Set(p.category_ids ?? [])].map((category_id) => ({
     project_id: pid,

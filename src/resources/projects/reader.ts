@@ -1,5 +1,6 @@
 import type { Reads } from '../../db/reads.js';
-import { PROJECT_ID, type Project, findProjects } from './repository.js';
+import { PROJECT_ID } from '../../http/schemas.js';
+import { type Project, findProjects } from './repository.js';
 
 // Every request under /v2/projects/:project_id reads its project's row: the row carries the
 // versions every cache is keyed by (per record type, src/cache/versioned-key.ts), and reading it is how a write of another process

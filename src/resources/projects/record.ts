@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Currency, strict } from '../record-fields.js';
-import { PROJECT_ID, type Project } from './repository.js';
+import { PROJECT_ID } from '../../http/schemas.js';
+import type { Project } from './repository.js';
 
 /** The first record of an import file and of an export: the project itself. */
 export const ProjectRecord = Type.Object(

@@ -1,8 +1,8 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Database, ProjectTable } from '../../db/schema.js';
+import { PROJECT_ID } from '../../http/schemas.js';
 import type { WriteContext } from '../../writes/write-project.js';
 
-export const PROJECT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const CURRENCY = /^[A-Z]{3}$/;
 
 export type Project = Selectable<ProjectTable>;
