@@ -1,5 +1,16 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  ConfigError,
+  parseCount,
+  parsePoolSize,
+  parsePort,
+  parseReaders,
+  parseSwitch,
+  parseTrustProxy,
+} from './config-values.js';
+
+export { ConfigError, DEFAULT_SQLITE_READERS, parsePoolSize, parsePort } from './config-values.js';
 
 // Configuration comes from the environment once, is checked, and is frozen: a bad value
 // fails at start-up with a clear line, never mid-request.
@@ -124,8 +135,6 @@ export const DEFAULT_IMPORTS: ImportsConfig = Object.freeze({
   spoolDir: join(tmpdir(), 'storefront-imports'),
 });
 
-export class ConfigError extends Error {}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Readonly<Config> {
   const port = overrides.port ?? parsePort(env.PORT ?? '3000');
   const config: Config = {
@@ -246,19 +255,6 @@ export function parseRetentionDays(value: string | undefined): number {
   return Number(value);
 }
 
-export function parsePort(value: string): number {
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
-    throw new ConfigError(`port must be an integer from 0 to 65535, got "${value}"`);
-  return Number(value);
-}
-
-export function parsePoolSize(value: string): number {
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
-    throw new ConfigError(`DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${value}"`);
-  }
-  return Number(value);
-}
-
 function parseLogFormat(value: string | undefined): LogFormat {
   if (value === undefined || value === '') return 'auto';
   if ((LOG_FORMATS as readonly string[]).includes(value)) return value as LogFormat;
@@ -269,36 +265,4 @@ function parseLogFormat(value: string | undefined): LogFormat {
 export function resolveLogFormat(format: LogFormat, out: { isTTY?: boolean }): 'json' | 'pretty' {
   if (format !== 'auto') return format;
   return out.isTTY ? 'pretty' : 'json';
-}
-
-// Two readers: on a small machine more threads than cores only share the same cores, and
-// one slow query still leaves a reader for everything else.
-export const DEFAULT_SQLITE_READERS = 2;
-
-function parseReaders(value: string | undefined): number {
-  if (value === undefined || value === '') return DEFAULT_SQLITE_READERS;
-  if (!/^\d{1,2}$/.test(value) || Number(value) > 64)
-    throw new ConfigError(`SQLITE_READERS must be an integer from 0 to 64, got "${value}"`);
-  return Number(value);
-}
-
-function parseCount(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  if (!/^\d{1,12}$/.test(value) || Number(value) < 1)
-    throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
-  return Number(value);
-}
-
-function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (['1', 'on', 'true'].includes(value)) return true;
-  if (['0', 'off', 'false'].includes(value)) return false;
-  throw new ConfigError(`${name} must be on or off, got "${value}"`);
-}
-
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value); // this many proxies in front
-  return value; // an address, a CIDR or a comma-separated list of them
 }

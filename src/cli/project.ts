@@ -1,7 +1,8 @@
 import type { Kind } from '../resources/registry.js';
 import { deleteProject, listProjectsWithCounts } from '../resources/projects/admin.js';
 import { PROJECT_ID } from '../http/schemas.js';
-import { CURRENCY, findProject, saveProject } from '../resources/projects/repository.js';
+import { CURRENCY, findProject } from '../resources/projects/repository.js';
+import { saveProject } from '../writes/project.js';
 import { CliError, parse, withStorage } from './context.js';
 import { writeProject } from '../writes/write-project.js';
 import { countsOf } from './plural.js';

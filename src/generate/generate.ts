@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
-import { ensureProject } from '../resources/projects/repository.js';
+import { ensureProject } from '../writes/project.js';
 import { writeProject } from '../writes/write-project.js';
 import { type Ids, type PricedPlan, categories, leaves, order, plans, product, user } from './catalog.js';
 import { categoriesDescriptor } from '../resources/categories/descriptor.js';

@@ -1,7 +1,7 @@
 import { overlapsBatches } from '../db/write-overlap.js';
 import type { ReferenceCheck, ResourceDescriptor } from '../resources/descriptor.js';
 import { ProjectRecord } from '../resources/projects/record.js';
-import { saveProject } from '../resources/projects/repository.js';
+import { saveProject } from '../writes/project.js';
 import { type Kind, RESOURCES, resourceOf } from '../resources/registry.js';
 import type { WriteContext } from '../writes/write-project.js';
 import { BatchWriter } from './batch-writer.js';

@@ -10,7 +10,7 @@ import type {
 import { bumpDataVersion } from '../../src/db/data-version.js';
 import { readsOver } from '../../src/db/reads.js';
 import { ProjectReader } from '../../src/resources/projects/reader.js';
-import { saveProject } from '../../src/resources/projects/repository.js';
+import { saveProject } from '../../src/writes/project.js';
 import { writeProject } from '../../src/writes/write-project.js';
 import { eachBackend } from '../support/each-backend.js';
 import { twoStorages } from '../support/shared-storage.js';

@@ -1,7 +1,6 @@
-import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, ProjectTable } from '../../db/schema.js';
 import { PROJECT_ID } from '../../http/schemas.js';
-import type { WriteContext } from '../../writes/write-project.js';
 
 export const CURRENCY = /^[A-Z]{3}$/;
 
@@ -15,52 +14,4 @@ export async function findProject(db: Kysely<Database>, id: string): Promise<Pro
 /** The rows of the projects named (a shared read of many requests: reader.ts). */
 export async function findProjects(db: Kysely<Database>, ids: string[]): Promise<Project[]> {
   return db.selectFrom('projects').selectAll().where('id', 'in', ids).execute();
-}
-
-/**
- * Creates the project, or gives an existing one the new name and currency, in a write of the
- * project (src/writes/), which has bumped an existing project's data_version. A new one starts
- * at version 1, so that the change log's seq (its data_version) of its first write is above
- * the feed's "from the beginning", 0. Every product shows the currency: a new one changes them
- * all.
- */
-export async function saveProject(ctx: WriteContext, p: { id: string; name: string; currency: string }): Promise<void> {
-  const stored = await ctx.db.selectFrom('projects').select('currency').where('id', '=', p.id).executeTakeFirst();
-  const t = Math.floor(Date.now() / 1000);
-  await ctx.db
-    .insertInto('projects')
-    .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
-    .onConflict((oc) =>
-      oc
-        .column('id')
-        .doUpdateSet({ name: p.name, currency: p.currency, updated_at: t, ...bumpIfCreatedMeanwhile(ctx) }),
-    )
-    .execute();
-  if (stored && stored.currency !== p.currency) await ctx.changedAllProducts();
-}
-
-/**
- * Creates the project with these values when it is missing (`storefront generate`); an
- * existing one keeps its own.
- */
-export async function ensureProject(
-  ctx: WriteContext,
-  p: { id: string; name: string; currency: string },
-): Promise<void> {
-  const t = Math.floor(Date.now() / 1000);
-  const bump = bumpIfCreatedMeanwhile(ctx);
-  await ctx.db
-    .insertInto('projects')
-    .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
-    .onConflict((oc) => (bump.data_version ? oc.column('id').doUpdateSet(bump) : oc.column('id').doNothing()))
-    .execute();
-}
-
-/**
- * A write that found no project bumped nothing. If another write created it meanwhile (its
- * insert waited for that one's commit), this write must still take the next version, or its
- * changes would share the other's seq and a reader past it would miss them.
- */
-function bumpIfCreatedMeanwhile(ctx: WriteContext): { data_version?: RawBuilder<number> } {
-  return ctx.versionBefore === undefined ? { data_version: sql<number>`projects.data_version + 1` } : {};
 }

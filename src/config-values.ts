@@ -1,0 +1,49 @@
+// The parsers of the environment's values (src/config.ts reads the environment; these only
+// judge a value): each says which variable was wrong and what it takes.
+
+export class ConfigError extends Error {}
+
+export function parsePort(value: string): number {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new ConfigError(`port must be an integer from 0 to 65535, got "${value}"`);
+  return Number(value);
+}
+
+export function parsePoolSize(value: string): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) {
+    throw new ConfigError(`DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "${value}"`);
+  }
+  return Number(value);
+}
+
+// Two readers: on a small machine more threads than cores only share the same cores, and
+// one slow query still leaves a reader for everything else.
+export const DEFAULT_SQLITE_READERS = 2;
+
+export function parseReaders(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_SQLITE_READERS;
+  if (!/^\d{1,2}$/.test(value) || Number(value) > 64)
+    throw new ConfigError(`SQLITE_READERS must be an integer from 0 to 64, got "${value}"`);
+  return Number(value);
+}
+
+export function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,12}$/.test(value) || Number(value) < 1)
+    throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
+export function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (['1', 'on', 'true'].includes(value)) return true;
+  if (['0', 'off', 'false'].includes(value)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${value}"`);
+}
+
+export function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value); // this many proxies in front
+  return value; // an address, a CIDR or a comma-separated list of them
+}
