@@ -7,14 +7,6 @@ import type {
   WebhookMessageTable,
 } from './schema-queues.js';
 
-export type {
-  ImportJobTable,
-  WebhookAttemptTable,
-  WebhookDeliveryTable,
-  WebhookEndpointTable,
-  WebhookMessageTable,
-} from './schema-queues.js';
-
 // Table shapes. Booleans are stored as 0/1 integers on both backends so that one query
 // layer serves SQLite and PostgreSQL alike; times are unix seconds; ids are integers.
 

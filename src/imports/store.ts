@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { skipLocked } from '../db/dialect.js';
-import type { Database, ImportJobTable } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
+import type { ImportJobTable } from '../db/schema-queues.js';
 import { type Kind, RESOURCES } from '../resources/registry.js';
 import type { ImportFormat } from './spool.js';
 

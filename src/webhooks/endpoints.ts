@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, WebhookEndpointTable } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
+import type { WebhookEndpointTable } from '../db/schema-queues.js';
 import { type EventType, eventsOf, eventsText } from './events.js';
 import { wakeDelivery } from './outbox.js';
 import { newSecret } from './signing.js';
