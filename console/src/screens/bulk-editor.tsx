@@ -35,6 +35,8 @@ const editOf = (p: Product): Edit => ({
   in_stock: p.in_stock,
 });
 
+const LABELS: Record<Cell, string> = { name: 'Name', price: 'Price', inventory_type: 'Inventory', stock: 'Stock' };
+
 /** The cell an import error's field belongs to. */
 const CELL_OF: Record<string, Cell> = {
   name: 'name',
@@ -140,8 +142,9 @@ export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved
   const field = (p: Product, cell: Cell, input: (described: Record<string, string | undefined>) => JSX.Element) => {
     const message = errors.get(p.id)?.[cell];
     const id = `bulk-${p.id}-${cell}`;
+    // data-label: the column's name above the cell on a phone, where the grid is cards (console.css).
     return (
-      <td class={message ? 'bad-cell' : undefined}>
+      <td class={message ? 'bad-cell' : undefined} data-label={LABELS[cell]}>
         {input({ 'aria-invalid': message ? 'true' : undefined, 'aria-describedby': message ? id : undefined })}
         {message && (
           <span class="field-error" id={id}>
