@@ -277,6 +277,12 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     assert.equal(await ship.isDisabled(), true);
     assert.match((await ship.textContent())!, /needs orders:write/);
     await shoot('read-only');
+    // The bulk editor writes through an import: imports:write, which this key lacks.
+    await page.goto(`${base}/console/products`);
+    const bulk = page.getByRole('button', { name: /Bulk edit this page/ });
+    await bulk.waitFor();
+    assert.equal(await bulk.isDisabled(), true);
+    assert.match((await bulk.textContent())!, /needs imports:write/);
   });
 
   await t.test('keyboard: the menu and a screen’s actions are reached with Tab, focus visible', async () => {

@@ -102,6 +102,21 @@ export function Orders(): JSX.Element {
         <ListTable
           caption="Orders, newest first"
           quietCaption
+          empty={
+            list.data &&
+            rows.length === 0 && (
+              <>
+                No order matches these filters.{' '}
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => setQuery(Object.fromEntries([...params.keys()].map((k) => [k, undefined])))}
+                >
+                  Clear the filters
+                </button>
+              </>
+            )
+          }
           columns={[
             {
               label: (
@@ -124,20 +139,6 @@ export function Orders(): JSX.Element {
           {rows.map((o) => (
             <OrderRow key={o.id} order={o} selected={selected.has(o.id)} onSelect={(on) => toggle(o.id, on)} />
           ))}
-          {list.data && rows.length === 0 && (
-            <tr>
-              <td colSpan={7}>
-                No order matches these filters.{' '}
-                <button
-                  type="button"
-                  class="link"
-                  onClick={() => setQuery(Object.fromEntries([...params.keys()].map((k) => [k, undefined])))}
-                >
-                  Clear the filters
-                </button>
-              </td>
-            </tr>
-          )}
         </ListTable>
       </div>
       {list.data && <Pager meta={list.data.meta} label="Orders" />}
