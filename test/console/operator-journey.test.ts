@@ -195,6 +195,13 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
       { ...a, updated_at: a.updated_at },
       'only the price changed',
     );
+    // A change behind the page's back: the import would overwrite it whole, so nothing is sent.
+    await page.getByRole('button', { name: 'Save every change as one import' }).waitFor();
+    await admin.products.update(a.id, { name: `${a.name} (renamed)` });
+    await price(a).fill('9.00');
+    await save.click();
+    await page.getByRole('alert').filter({ hasText: 'Changed or deleted by someone else' }).waitFor();
+    assert.equal((await admin.products.get(a.id)).price, 750);
   });
 
   await t.test('an NDJSON import: the dry run lists the bad line; a good file is checked, then applied', async () => {

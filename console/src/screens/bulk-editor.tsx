@@ -6,7 +6,7 @@ import { currencyDigits, fromUnits, toUnits } from '../money.js';
 import { Action } from '../parts/action.js';
 import { importEnded } from '../parts/import-outcome.js';
 import { ListTable } from '../parts/list-table.js';
-import { api } from '../session.js';
+import { api, can } from '../session.js';
 
 // The bulk editor (CONTRACT 15): a grid of the current page's products, every edit saved
 // together as ONE import, so that either all of them are written or none. An import replaces
@@ -14,6 +14,8 @@ import { api } from '../session.js';
 // goes in with every field it has, the edited ones changed; the project line carries the
 // project's own name and currency (GET /v2/projects/<id>), or the import would rename it.
 // The import's errors come back by place (`products[3].price`) and are put beside that cell.
+// An import has no If-Match, so the changed products are read again just before it is sent,
+// and a product changed since the page loaded stops the save (the window left is that read).
 
 type Cell = 'name' | 'price' | 'inventory_type' | 'stock';
 
@@ -112,6 +114,24 @@ export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved
     if (changed.length === 0) return setNote('Nothing changed.');
     setBusy(true);
     try {
+      // An import has no If-Match: a product someone changed since this page was loaded would
+      // be overwritten whole. Read them again just before, and refuse if any moved.
+      const fresh = await api().products.list({
+        ids: changed.map((c) => c.product.id).join(','),
+        perpage: 100,
+        ...(can('products:read_hidden') ? { fetch_hidden: true } : {}),
+      });
+      const moved = changed.filter(
+        (c) => fresh.data.find((f) => f.id === c.product.id)?.updated_at !== c.product.updated_at,
+      );
+      if (moved.length) {
+        setNote('Nothing was saved.');
+        setGeneral([
+          `Changed or deleted by someone else since this page was loaded: ${moved.map((c) => c.product.name).join(', ')}. Reload the page and edit again.`,
+        ]);
+        setBusy(false);
+        return;
+      }
       const project = await api().project();
       const document = JSON.stringify({ project, products: changed.map((c) => c.record) });
       const created = await api().imports.create(document, { format: 'json', wait: 30 });
