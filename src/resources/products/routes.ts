@@ -41,7 +41,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
       const { rows, total, categories } = await listProducts(
-        app.storage.reads,
+        request.reads,
         {
           projectId: request.project.id,
           includeHidden: q.fetch_hidden === true,
@@ -75,7 +75,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const ref = parseRef(request.params.product, 'product');
-      const found = await findProduct(app.storage.reads, request.project.id, ref, request.query.fetch_hidden === true);
+      const found = await findProduct(request.reads, request.project.id, ref, request.query.fetch_hidden === true);
       if (!found) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
       return presentProduct(found.row, request.project.currency, found.categoryIds);
     },
