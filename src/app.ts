@@ -109,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandler);
   await app.register(requestId);
   await app.register(securityHeaders);
-  await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
+  await app.register(metrics, { token: options.metricsToken, pool: storage.pool, replicas: storage.replicas });
   await app.register(health);
   await app.register(webhooks, options.webhooks ?? {});
   await app.register(imports, options.imports ?? {});
