@@ -88,6 +88,8 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     await page.getByRole('link', { name: /Paid, not yet shipped/ }).waitFor();
+    // The chart is loaded apart from the tiles: wait for its last day before counting.
+    await page.locator('.bars li').nth(13).waitFor();
     assert.equal(await page.locator('.bars li').count(), 14);
     await shoot('home');
   });

@@ -15,7 +15,8 @@ import { api, can } from '../session.js';
 // project's own name and currency (GET /v2/projects/<id>), or the import would rename it.
 // The import's errors come back by place (`products[3].price`) and are put beside that cell.
 // An import has no If-Match, so the changed products are read again just before it is sent,
-// and a product changed since the page loaded stops the save (the window left is that read).
+// and a product that differs from what the page loaded stops the save (the window left is
+// between that read and the import).
 
 type Cell = 'name' | 'price' | 'inventory_type' | 'stock';
 
@@ -121,9 +122,10 @@ export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved
         perpage: 100,
         ...(can('products:read_hidden') ? { fetch_hidden: true } : {}),
       });
-      const moved = changed.filter(
-        (c) => fresh.data.find((f) => f.id === c.product.id)?.updated_at !== c.product.updated_at,
-      );
+      // The whole record is compared: updated_at counts seconds, and two changes in one second
+      // would look the same.
+      const current = (id: number) => JSON.stringify(fresh.data.find((f) => f.id === id));
+      const moved = changed.filter((c) => current(c.product.id) !== JSON.stringify(c.product));
       if (moved.length) {
         setNote('Nothing was saved.');
         setGeneral([
@@ -176,7 +178,7 @@ export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved
   };
 
   return (
-    <form class="bulk" onSubmit={(e) => void save(e)} aria-label="Bulk edit of this page">
+    <form class="grid-edit" onSubmit={(e) => void save(e)} aria-label="Bulk edit of this page">
       <div class="table-wrap">
         <ListTable caption="Bulk edit: this page’s products" columns={['Name', 'Price', 'Inventory', 'Stock']}>
           {products.map((p) => {
