@@ -274,19 +274,19 @@ async function measureSize(
       live.push(...(await liveCases()));
       return { rows, imports, generated, planCheck, live, bulk };
     }
+    const importContext = (): ImportContext => ({
+      backend,
+      products: importSize,
+      work,
+      db,
+      storage,
+      origin: server.url,
+      random,
+      connections,
+      log,
+    });
     if (bulkOnly) {
-      const ctx: ImportContext = {
-        backend,
-        products: importSize,
-        work,
-        db,
-        storage,
-        origin: server.url,
-        random,
-        connections,
-        log,
-      };
-      bulk.push(...(await bulkImports(ctx, server, base, cases(pools))));
+      bulk.push(...(await bulkImports(importContext(), server, base, cases(pools))));
       return { rows, imports, generated, planCheck, live, bulk };
     }
     const bodies: number[] = [];
@@ -348,17 +348,7 @@ async function measureSize(
 
     // The write side: an import alone, the reads right after it, an import beside reads of every case.
     if (importSize > 0) {
-      const ctx: ImportContext = {
-        backend,
-        products: importSize,
-        work,
-        db,
-        storage,
-        origin: server.url,
-        random,
-        connections,
-        log,
-      };
+      const ctx = importContext();
       const alone = await importFile(ctx, 'imported');
       imports.push(await importAlone(ctx, 'imported', alone.path));
       alone.remove();
