@@ -6,6 +6,7 @@ import {
   parsePoolSize,
   parsePort,
   parseReaders,
+  parseReplicaUrls,
   parseSwitch,
   parseTrustProxy,
 } from './config-values.js';
@@ -50,6 +51,16 @@ export interface CacheConfig {
   counts: boolean;
   /** most totals kept (STOREFRONT_COUNT_CACHE_ENTRIES) */
   countEntries: number;
+  /** keep each product's presented JSON, by its own version (STOREFRONT_RECORD_CACHE) */
+  records: boolean;
+  /** most bytes of presented products kept (STOREFRONT_RECORD_CACHE_BYTES) */
+  recordBytes: number;
+  /**
+   * FOR TESTS ONLY (STOREFRONT_BROKEN_RECORD_VERSIONS=1): the record cache keys each product
+   * without its version, so that it hands out a product's first presented JSON forever;
+   * test/cache/never-stale sets it to prove that its staleness check fails then.
+   */
+  brokenRecordVersions: boolean;
 }
 
 export interface ImportsConfig {
@@ -70,6 +81,10 @@ export interface Config {
    * answers 503 (DATABASE_STATEMENT_TIMEOUT_MS), so that no query holds a connection for long
    */
   databaseStatementTimeoutMs: number;
+  /** PostgreSQL: streaming standbys that serve reads (DATABASE_REPLICA_URLS, comma-separated; none: the primary serves all) */
+  databaseReplicaUrls: readonly string[];
+  /** a replica lagging more than this many milliseconds is left out until it catches up (REPLICA_MAX_LAG_MS, default 5000) */
+  replicaMaxLagMs: number;
   /** SQLite file: reader threads beside one writer thread; 0 runs every query on the main thread (SQLITE_READERS) */
   sqliteReaders: number;
   demo: boolean;
@@ -102,6 +117,8 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
 // Far above any query of a request (exact totals are kept, pages read by index: milliseconds
 // at a million products), far below what would let a runaway query hold a pool's connection.
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+/** REPLICA_MAX_LAG_MS's default (CONTRACT 16) */
+export const DEFAULT_REPLICA_MAX_LAG_MS = 5000;
 
 // Generous on purpose: a static-site build paging a catalog of 100,000 products (1,000
 // pages of 100) from one address stays well inside one minute's address budget.
@@ -128,6 +145,9 @@ export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   answerBytes: 32 * 1024 * 1024,
   counts: true,
   countEntries: 10_000,
+  records: true,
+  recordBytes: 64 * 1024 * 1024,
+  brokenRecordVersions: false,
 });
 
 export const DEFAULT_IMPORTS: ImportsConfig = Object.freeze({
@@ -145,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseStatementTimeoutMs:
       overrides.databaseStatementTimeoutMs ??
       parseCount('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS),
+    databaseReplicaUrls: [],
+    replicaMaxLagMs:
+      overrides.replicaMaxLagMs ?? parseCount('REPLICA_MAX_LAG_MS', env.REPLICA_MAX_LAG_MS, DEFAULT_REPLICA_MAX_LAG_MS),
     sqliteReaders: overrides.sqliteReaders ?? parseReaders(env.SQLITE_READERS),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
@@ -186,12 +209,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         env.STOREFRONT_COUNT_CACHE_ENTRIES,
         DEFAULT_CACHES.countEntries,
       ),
+      records: parseSwitch('STOREFRONT_RECORD_CACHE', env.STOREFRONT_RECORD_CACHE, DEFAULT_CACHES.records),
+      recordBytes: parseCount(
+        'STOREFRONT_RECORD_CACHE_BYTES',
+        env.STOREFRONT_RECORD_CACHE_BYTES,
+        DEFAULT_CACHES.recordBytes,
+      ),
+      brokenRecordVersions: env.STOREFRONT_BROKEN_RECORD_VERSIONS === '1',
     },
     imports: overrides.imports ?? {
       maxBytes: parseCount('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, DEFAULT_IMPORTS.maxBytes),
       spoolDir: env.IMPORT_SPOOL_DIR || DEFAULT_IMPORTS.spoolDir,
     },
   };
+  config.databaseReplicaUrls =
+    overrides.databaseReplicaUrls ?? parseReplicaUrls(env.DATABASE_REPLICA_URLS, config.databaseUrl);
   if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
   }

@@ -23,6 +23,8 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     sqliteReaders: config.sqliteReaders,
+    replicaUrls: config.databaseReplicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
   });
   let demo: { projectId: string; key: string } | undefined;
   // Start-up needs the database (the schema is migrated first), so a database that cannot

@@ -141,14 +141,6 @@ export function misjudgesLike(db: Kysely<any>): boolean {
 }
 
 /**
- * Whether an OFFSET reads the table row of every index entry it skips (PostgreSQL, unless
- * the index alone answers); SQLite defers reading a row until a column of it is shown.
- */
-export function offsetReadsSkippedRows(db: Kysely<any>): boolean {
-  return isPostgres(db);
-}
-
-/**
  * Inserts many rows (all with the same keys) of any table: on PostgreSQL through COPY
  * (copy-rows.ts), on SQLite multi-row statements within its 32,766 parameters (7 columns at
  * most).
