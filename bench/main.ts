@@ -8,11 +8,13 @@ import { type Storage, connect } from '../src/db/connect.js';
 import { type Case, type Request, cases, heavySearch } from './cases.js';
 import { type LoadResult, load } from './load.js';
 import { type ImportContext, afterImportPlans, importAlone, importFile, importWhileServing } from './imports.js';
+import { bulkImports, bulkTable } from './bulk-imports.js';
 import { type Pools, readPools } from './pools.js';
 import { type LiveRow, liveShop, liveTable } from './live-shop.js';
 import { ROOT, type Server, cliOf, freePort, rss, runCli, startServer, useServerRoot, watchRss } from './processes.js';
 import { type Random, chooseSeed, seeded } from './random.js';
 import {
+  type BulkImportRow,
   type GenerateRow,
   type ImportRow,
   type Phase,
@@ -44,6 +46,8 @@ const { values } = parseArgs({
     'no-cache': { type: 'boolean', default: false },
     /** only the live-shop cases: reads beside order updates, stock updates and imports */
     live: { type: 'boolean', default: false },
+    /** only the bulk loads (bulk-imports.ts): --import products by the CLI and over HTTP beside reads */
+    'bulk-imports': { type: 'boolean', default: false },
     /** measure the server and CLI of another checkout (built), e.g. main before a change */
     'server-root': { type: 'string' },
     smoke: { type: 'boolean', default: false },
@@ -54,6 +58,7 @@ const { values } = parseArgs({
 
 const smoke = values.smoke;
 const liveOnly = values.live;
+const bulkOnly = values['bulk-imports'];
 if (values['server-root']) useServerRoot(values['server-root']);
 const sizes = (smoke ? '300' : values.sizes).split(',').map(Number);
 const backends = values.backends.split(',') as ('sqlite' | 'postgres')[];
@@ -99,6 +104,7 @@ async function main(): Promise<void> {
     generates: [],
     plan_checks: [],
     live: [],
+    bulk_imports: [],
   };
   mkdirSync(values.out, { recursive: true });
   const file = join(values.out, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
@@ -121,6 +127,7 @@ async function main(): Promise<void> {
           run.imports.push(...measured.imports);
           run.generates!.push(measured.generated);
           run.live!.push(...measured.live);
+          run.bulk_imports!.push(...measured.bulk);
           if (measured.planCheck) run.plan_checks!.push(measured.planCheck);
           save();
         } finally {
@@ -135,6 +142,10 @@ async function main(): Promise<void> {
   run.finished_at = new Date().toISOString();
   save();
   process.stdout.write(`seed ${seed}\n\n`);
+  if (bulkOnly) {
+    process.stdout.write(`Bulk loads\n\n${bulkTable(run.bulk_imports!)}\n`);
+    return;
+  }
   if (!liveOnly) {
     printRun(run);
     process.stdout.write('\n');
@@ -182,6 +193,7 @@ async function measureSize(
   generated: GenerateRow;
   planCheck?: PlanCheck;
   live: LiveRow[];
+  bulk: BulkImportRow[];
 }> {
   const db = ['--database', url];
   const orders = Math.max(100, Math.round(size / 10));
@@ -229,6 +241,7 @@ async function measureSize(
   const rows: QueryRow[] = [];
   const imports: ImportRow[] = [];
   const live: LiveRow[] = [];
+  const bulk: BulkImportRow[] = [];
   let planCheck: PlanCheck | undefined;
   const base = `${server.url}/v2/projects/${PROJECT}`;
   const bareLoad = (bytes: number) =>
@@ -259,7 +272,22 @@ async function measureSize(
       liveShop({ backend, size, base, url, storage, pools, random, seconds, warmup, connections, log });
     if (liveOnly) {
       live.push(...(await liveCases()));
-      return { rows, imports, generated, planCheck, live };
+      return { rows, imports, generated, planCheck, live, bulk };
+    }
+    const importContext = (): ImportContext => ({
+      backend,
+      products: importSize,
+      work,
+      db,
+      storage,
+      origin: server.url,
+      random,
+      connections,
+      log,
+    });
+    if (bulkOnly) {
+      bulk.push(...(await bulkImports(importContext(), server, base, cases(pools))));
+      return { rows, imports, generated, planCheck, live, bulk };
     }
     const bodies: number[] = [];
     for (const c of cases(pools)) {
@@ -320,17 +348,7 @@ async function measureSize(
 
     // The write side: an import alone, the reads right after it, an import beside reads of every case.
     if (importSize > 0) {
-      const ctx: ImportContext = {
-        backend,
-        products: importSize,
-        work,
-        db,
-        storage,
-        origin: server.url,
-        random,
-        connections,
-        log,
-      };
+      const ctx = importContext();
       const alone = await importFile(ctx, 'imported');
       imports.push(await importAlone(ctx, 'imported', alone.path));
       alone.remove();
@@ -350,7 +368,7 @@ async function measureSize(
     for (const r of rows) r.server_rss_mib = round(peak / 2 ** 20, 0);
     log(`  server peak RSS ${round(peak / 2 ** 20, 0)} MiB`);
   }
-  return { rows, imports, generated, planCheck, live };
+  return { rows, imports, generated, planCheck, live, bulk };
 }
 
 /**

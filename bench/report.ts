@@ -31,6 +31,20 @@ export interface ImportRow {
   while_serving?: boolean;
 }
 
+/** A bulk load (bulk-imports.ts): by the CLI, or uploaded to the server beside reads. */
+export interface BulkImportRow {
+  backend: string;
+  products: number;
+  way: 'cli' | 'http';
+  seconds: number;
+  /** the CLI's peak RSS, or the server's while the upload was imported */
+  peak_rss_mib: number;
+  /** http: how the job ended (a job cut by the serving statement timeout fails) */
+  status?: string;
+  /** http: reads of another project beside the import */
+  reads?: LoadResult;
+}
+
 /** `storefront generate` of a size: products, with size/10 orders and size/100 users. */
 export interface GenerateRow {
   backend: string;
@@ -62,6 +76,8 @@ export interface Run {
   plan_checks?: PlanCheck[];
   /** the live-shop cases (live-shop.ts) */
   live?: LiveRow[];
+  /** the bulk loads (bulk-imports.ts) */
+  bulk_imports?: BulkImportRow[];
 }
 
 /** The run as Markdown tables (docs/PERFORMANCE.md takes them as they are). */

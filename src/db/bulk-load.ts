@@ -6,7 +6,7 @@ import type { Database } from './schema.js';
 // writes gets a large page cache, as `storefront import` opens it (ConnectOptions.sqliteCacheMiB):
 // with the 2 MiB a server's writer thread keeps otherwise, every batch of a large import
 // read the index pages of a million rows again. The cache is given back after, so that a
-// server does not keep the pages of its last import (docs/PERFORMANCE.md, "Imports over HTTP").
+// server does not keep the pages of its last import (docs/PERFORMANCE.md, "Bulk loads (issue 27)").
 // PostgreSQL: nothing to set (its buffers are the server's).
 
 /** MiB of page cache a bulk load writes with (SQLite). */

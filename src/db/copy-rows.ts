@@ -7,7 +7,7 @@ import pgCopy from 'pg-copy-streams';
 // column). Plain rows are copied into their table; an upsert copies them into a temporary
 // staging table of the transaction and then writes them with one INSERT … SELECT … ON
 // CONFLICT, the same statement as before, so the rows, triggers and conflicts are the same.
-// docs/PERFORMANCE.md, "Imports over COPY", has the figures.
+// docs/PERFORMANCE.md, "Bulk loads (issue 27)", has the figures.
 //
 // The COPY runs on the connection of the caller's transaction: Kysely hands the statement's
 // text to node-postgres's `client.query`, which takes a submittable query (the COPY stream)

@@ -12,10 +12,8 @@ import { deleteParts, insert, upsert } from './writes.js';
 // declared changed. Deletions are written with their cascades (src/resources/deletion.ts).
 
 export class BatchWriter {
-  /** the project did not exist before this import: a record is stored only if this import wrote it */
-  private readonly projectIsNew: boolean;
-  /** by kind, while the project is new: the highest id written so far */
-  private readonly highestWritten = new Map<Kind, number>();
+  /** by kind: the highest id stored before this import (read at its first batch) or written by it */
+  private readonly highest = new Map<Kind, number>();
   private readonly statistics: StatisticsAsTablesGrow;
   /** records deleted, by kind (a category's subtree included; plans: marked deleted) */
   readonly deleted = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
@@ -25,7 +23,6 @@ export class BatchWriter {
     private readonly staging: Staging,
     private readonly problems: Problems,
   ) {
-    this.projectIsNew = ctx.versionBefore === undefined;
     this.statistics = new StatisticsAsTablesGrow(ctx.db);
   }
 
@@ -34,7 +31,7 @@ export class BatchWriter {
     const staged = resource.handles ? await this.withFreeHandles(resource, batch) : batch;
     if (staged.length === 0) return;
     const ids = staged.map((s) => s.row.id);
-    const stored = this.maybeStored(kind, ids);
+    const stored = await this.maybeStored(kind, ids);
     const tally = this.ctx.tally(resource);
     await tally?.remove(stored);
     await upsert(
@@ -45,7 +42,7 @@ export class BatchWriter {
     for (const child of resource.children) await this.writeParts(child, staged, stored);
     tally?.add(staged);
     await this.ctx.changed(resource.type, ids);
-    if (this.projectIsNew) this.highestWritten.set(kind, Math.max(this.highestWritten.get(kind) ?? 0, ...ids));
+    this.highest.set(kind, Math.max(this.highest.get(kind)!, ...ids));
     await this.statistics.wrote([kind, ...resource.children.map((c) => c.table)], staged.length);
   }
 
@@ -54,13 +51,22 @@ export class BatchWriter {
   }
 
   /**
-   * The ids of a batch that may name a stored record. In a project this import created,
-   * only records it wrote are stored: with ids ascending through the file (an export, a
-   * generated file), none of a new batch is, and the batch needs no read.
+   * The ids of a batch that may name a stored record: none above the highest id stored
+   * before the import or written by it. Into a new or empty project (an upload into a
+   * project created for it), or appending, with ids ascending through the file (an export,
+   * a generated file), no id of a new batch is, and the batch needs no read.
    */
-  private maybeStored(kind: Kind, ids: number[]): number[] {
-    if (!this.projectIsNew) return ids;
-    const highest = this.highestWritten.get(kind) ?? 0;
+  private async maybeStored(kind: Kind, ids: number[]): Promise<number[]> {
+    let highest = this.highest.get(kind);
+    if (highest === undefined) {
+      const { db, projectId } = this.ctx;
+      const row = await db
+        .selectFrom(kind as 'products')
+        .select((eb) => eb.fn.max('id').as('max'))
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
+      this.highest.set(kind, (highest = Number(row?.max ?? 0)));
+    }
     return ids.filter((id) => id <= highest);
   }
 
