@@ -51,6 +51,16 @@ export interface CacheConfig {
   counts: boolean;
   /** most totals kept (STOREFRONT_COUNT_CACHE_ENTRIES) */
   countEntries: number;
+  /** keep each product's presented JSON, by its own version (STOREFRONT_RECORD_CACHE) */
+  records: boolean;
+  /** most bytes of presented products kept (STOREFRONT_RECORD_CACHE_BYTES) */
+  recordBytes: number;
+  /**
+   * FOR TESTS ONLY (STOREFRONT_BROKEN_RECORD_VERSIONS=1): the record cache keys each product
+   * without its version, so that it hands out a product's first presented JSON forever;
+   * test/cache/never-stale sets it to prove that its staleness check fails then.
+   */
+  brokenRecordVersions: boolean;
 }
 
 export interface ImportsConfig {
@@ -135,6 +145,9 @@ export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   answerBytes: 32 * 1024 * 1024,
   counts: true,
   countEntries: 10_000,
+  records: true,
+  recordBytes: 64 * 1024 * 1024,
+  brokenRecordVersions: false,
 });
 
 export const DEFAULT_IMPORTS: ImportsConfig = Object.freeze({
@@ -196,6 +209,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         env.STOREFRONT_COUNT_CACHE_ENTRIES,
         DEFAULT_CACHES.countEntries,
       ),
+      records: parseSwitch('STOREFRONT_RECORD_CACHE', env.STOREFRONT_RECORD_CACHE, DEFAULT_CACHES.records),
+      recordBytes: parseCount(
+        'STOREFRONT_RECORD_CACHE_BYTES',
+        env.STOREFRONT_RECORD_CACHE_BYTES,
+        DEFAULT_CACHES.recordBytes,
+      ),
+      brokenRecordVersions: env.STOREFRONT_BROKEN_RECORD_VERSIONS === '1',
     },
     imports: overrides.imports ?? {
       maxBytes: parseCount('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, DEFAULT_IMPORTS.maxBytes),

@@ -60,6 +60,11 @@ export class Lru<V> {
     return this.entries.size;
   }
 
+  /** The weight of what is kept (bytes, for a cache weighed in bytes). */
+  get weight(): number {
+    return this.total;
+  }
+
   clear(): void {
     this.entries.clear();
     this.total = 0;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preSerializationHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preSerializationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { addRouteHook } from '../http/route-hooks.js';
 import { PROJECT_ROUTES } from './project-scope.js';
@@ -21,11 +21,7 @@ export default fp(
     app.decorateRequest('cacheTags', null);
 
     const collect: preSerializationHookHandler<unknown> = (request, reply, payload, done) => {
-      if (request.isPrivate || reply.statusCode !== 200) return done(null, payload);
-      const list = request.routeOptions.url!.split('/')[LIST_SEGMENT];
-      const tags = [`project-${request.project.id}`, list];
-      if (list === 'products') for (const id of productIds(payload)) tags.push(`product-${id}`);
-      request.cacheTags = tags;
+      if (reply.statusCode === 200) tagProducts(request, productIds(payload));
       done(null, payload);
     };
     app.addHook('onRoute', (route) => {
@@ -46,6 +42,19 @@ export default fp(
   },
   { name: 'cdn-tags', dependencies: ['project-scope'] },
 );
+
+/**
+ * Names what a public answer holds, `productIds` the products in its body; a handler that
+ * sends JSON it serialised itself (the products routes: past the preSerialization hook)
+ * calls it.
+ */
+export function tagProducts(request: FastifyRequest, productIds: readonly number[]): void {
+  if (request.isPrivate) return;
+  const list = request.routeOptions.url!.split('/')[LIST_SEGMENT];
+  const tags = [`project-${request.project.id}`, list];
+  if (list === 'products') for (const id of productIds) tags.push(`product-${id}`);
+  request.cacheTags = tags;
+}
 
 /** The ids of a product answer: one product, or a page of them under `data`. */
 function productIds(payload: unknown): number[] {

@@ -1,16 +1,17 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { CountScope } from '../../cache/count-cache.js';
-import { misjudgesLike, offsetReadsSkippedRows } from '../../db/dialect.js';
+import type { RecordCache, RecordScope } from '../../cache/record-cache.js';
+import { misjudgesLike } from '../../db/dialect.js';
 import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
 import { containsCondition, searchCondition } from '../../db/search-index.js';
 import { keptCount } from './counts.js';
 import { keptGramCount } from './grams.js';
-import { PLAN_LIMITS } from './plan-limits.js';
-import { SHOWN_COLUMNS, type ShownProductRow, compareCodePoints, foldCase } from './present.js';
+import type { ShownProductRow } from './present.js';
+import { compareCodePoints, foldCase } from './present.js';
+import { presentedProducts } from './presented.js';
 import type { OrderClause } from './schemas.js';
 import { groupedPage, orderColumn, tieDirection } from './grouped-page.js';
-import { categoryIdsOf } from './repository.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -28,10 +29,11 @@ export interface ProductFilter {
 }
 
 /**
- * A page of products, their total and each row's category ids. `ids=` reads at most 100 rows
- * by primary key: on the point connection, its rows and their categories are read by two
- * statements back to back, each seeing every commit before it, as on PostgreSQL (read
- * committed). Every other list reads its page, total and categories in one snapshot.
+ * A page of products as the API sends them (their JSON, from the record cache: presented.ts)
+ * and their total. `ids=` reads at most 100 rows by primary key: on the point connection, its
+ * ids, their versions and the rows the cache misses are read by statements back to back,
+ * each seeing every commit before it, as on PostgreSQL (read committed). Every other list
+ * reads its page, total, versions and missing rows in one snapshot.
  */
 export async function listProducts(
   reads: Reads,
@@ -39,16 +41,12 @@ export async function listProducts(
   order: OrderClause[],
   page: number,
   perpage: number,
+  shown: { records: RecordCache; project: RecordScope },
   counts?: CountScope,
-): Promise<{ rows: ShownProductRow[]; total: number; categories: Map<number, number[]> }> {
+): Promise<{ products: string[]; total: number }> {
   const read = async (db: Kysely<Database>) => {
-    const { rows, total } = await productsPage(db, filter, order, page, perpage, counts);
-    const categories = await categoryIdsOf(
-      db,
-      filter.projectId,
-      rows.map((r) => r.id),
-    );
-    return { rows, total, categories };
+    const { ids, total } = await productsPage(db, filter, order, page, perpage, counts);
+    return { products: await presentedProducts(db, shown.records, shown.project, ids), total };
   };
   return filter.ids === undefined ? reads.snapshot(read) : read(reads.point);
 }
@@ -60,13 +58,13 @@ async function productsPage(
   page: number,
   perpage: number,
   counts?: CountScope,
-): Promise<{ rows: ShownProductRow[]; total: number }> {
+): Promise<{ ids: number[]; total: number }> {
   // A search term holding the field separator could only match across two fields.
-  if (filter.search?.includes('\u001f')) return { rows: [], total: 0 };
+  if (filter.search?.includes('\u001f')) return { ids: [], total: 0 };
   const offset = (page - 1) * perpage;
   if (filter.ids) {
-    const rows = await byIds(db, filter, order);
-    return { rows: rows.slice(offset, offset + perpage), total: rows.length };
+    const ids = await byIds(db, filter, order);
+    return { ids: ids.slice(offset, offset + perpage), total: ids.length };
   }
   const narrowed = filter.categoryId !== undefined || filter.search !== undefined;
   const whole = { projectId: filter.projectId, includeHidden: filter.includeHidden };
@@ -74,14 +72,15 @@ async function productsPage(
     totalOf(db, filter, counts),
     narrowed ? totalOf(db, whole, counts) : undefined,
   ]);
-  if (offset >= total) return { rows: [], total };
+  if (offset >= total) return { ids: [], total };
   const dense = all === undefined || total * total > (offset + perpage) * all;
   if (order.length > 1 && dense) {
     const rowsOf = () => matching(db, filter, true);
     const projectRows = () => matching(db, whole, true);
-    return { rows: await groupedPage(db, rowsOf, projectRows, order, offset, perpage), total };
+    const rows = await groupedPage(db, rowsOf, projectRows, order, offset, perpage);
+    return { ids: rows.map((r) => r.id), total };
   }
-  return { rows: await pageOf(db, filter, order, offset, perpage, dense), total };
+  return { ids: await pageOf(db, filter, order, offset, perpage, dense), total };
 }
 
 /**
@@ -159,13 +158,23 @@ function matching(
  * the list (that read most of the project for 50 random ids), and a sort of copied rows
  * cost SQLite a third of the read.
  */
-async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[]): Promise<ShownProductRow[]> {
-  const rows = await matching(db, filter, true).select(SHOWN_COLUMNS).execute();
-  return rows.sort(compareIn(order));
+async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[]): Promise<number[]> {
+  const rows = await matching(db, filter, true).select(ORDERED_BY).execute();
+  return rows.sort(compareIn(order)).map((r) => r.id);
 }
 
+/** What `ids=` sorts by: the columns of every clause, and id. */
+const ORDERED_BY = [
+  'products.id',
+  'products.name_key',
+  'products.price',
+  'products.created_at',
+  'products.custom_sort',
+] as const;
+type OrderedRow = Pick<ShownProductRow, 'id' | 'name_key' | 'price' | 'created_at' | 'custom_sort'>;
+
 /** `ordered`'s order in JavaScript: the clauses' columns, then id (`tieDirection`). */
-function compareIn(order: OrderClause[]): (a: ShownProductRow, b: ShownProductRow) => number {
+function compareIn(order: OrderClause[]): (a: OrderedRow, b: OrderedRow) => number {
   const keys = order.map(orderColumn);
   const idSign = tieDirection(order) === 'desc' ? -1 : 1;
   return (a, b) => {
@@ -179,7 +188,7 @@ function compareIn(order: OrderClause[]): (a: ShownProductRow, b: ShownProductRo
   };
 }
 
-/** A page of a filter: any order over sparse matches, one clause over dense ones. */
+/** The ids of a page of a filter: any order over sparse matches, one clause over dense ones. */
 async function pageOf(
   db: Kysely<Database>,
   filter: ProductFilter,
@@ -187,10 +196,10 @@ async function pageOf(
   offset: number,
   perpage: number,
   dense: boolean,
-): Promise<ShownProductRow[]> {
+): Promise<number[]> {
   if (!dense) {
     // From the matches: their ids sorted (SQLite sorted whole rows, descriptions and all, 3
-    // to 5 times slower), then the page's rows by primary key. On PostgreSQL a term's matches
+    // to 5 times slower); the page's rows come from the record cache or by primary key. On PostgreSQL a term's matches
     // are gathered first (MATERIALIZED), so that its planner cannot walk the order's index
     // instead, its estimate of a LIKE being rough; a category's it estimates well.
     const ids =
@@ -214,35 +223,14 @@ async function pageOf(
             .limit(perpage)
             .offset(offset)
             .execute();
-    return rowsByIds(
-      db,
-      filter.projectId,
-      ids.map((r) => r.id),
-    );
+    return ids.map((r) => r.id);
   }
-  const q = ordered(matching(db, filter, true).select(SHOWN_COLUMNS), order);
-  if (!offsetReadsSkippedRows(db) || offset < PLAN_LIMITS.deepOffset) return q.limit(perpage).offset(offset).execute();
-  // PostgreSQL reads the row of every entry it skips: deep pages walk the order's index for
-  // their ids alone (the index holds show_in_store), then read the page's rows.
-  const ids = await q.clearSelect().select('products.id').limit(perpage).offset(offset).execute();
-  return rowsByIds(
-    db,
-    filter.projectId,
-    ids.map((r) => r.id),
-  );
-}
-
-/** The rows of `ids`, in that order. */
-async function rowsByIds(db: Kysely<Database>, projectId: string, ids: number[]): Promise<ShownProductRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('products')
-    .select(SHOWN_COLUMNS)
-    .where('project_id', '=', projectId)
-    .where('id', 'in', ids)
-    .execute();
-  const at = new Map(ids.map((id, i) => [id, i]));
-  return rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
+  // Ids alone, walking the order's index (which holds show_in_store): the rows of the page
+  // come from the record cache, or by primary key (PostgreSQL read the row of every entry
+  // it skipped when the page's rows were read here).
+  const q = ordered(matching(db, filter, true).select('products.id'), order);
+  const ids = await q.limit(perpage).offset(offset).execute();
+  return ids.map((r) => r.id);
 }
 
 /** The query in the order's clauses; rows still tied by id, in the direction of the last clause. */

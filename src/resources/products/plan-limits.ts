@@ -5,6 +5,4 @@
 export const PLAN_LIMITS = {
   /** rows of a first-key group counted before it counts as large (an index-only count: a millisecond or two) */
   largeGroup: 20_000,
-  /** the offset from which PostgreSQL's pages read their ids first, in the order's index alone */
-  deepOffset: 200,
 };

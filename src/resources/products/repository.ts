@@ -4,17 +4,19 @@ import type { Database } from '../../db/schema.js';
 import { joinedIdList } from '../../db/dialect.js';
 import type { Ref } from '../../http/params.js';
 import { SHOWN_COLUMNS, type ShownProductRow } from './present.js';
+import { OWN_VERSION } from './versions.js';
 
 /**
- * A product by id or handle, with its category ids (ascending), in one statement on the point
- * connection: a single product is one read, and its categories are those of the same snapshot.
+ * A product by id or handle, with its category ids (ascending) and its own version
+ * (versions.ts), in one statement on the point connection: a single product is one read, and
+ * its categories and version are those of the same snapshot.
  */
 export async function findProduct(
   reads: Reads,
   projectId: string,
   ref: Ref,
   includeHidden: boolean,
-): Promise<{ row: ShownProductRow; categoryIds: number[] } | undefined> {
+): Promise<{ row: ShownProductRow; categoryIds: number[]; version: number } | undefined> {
   const list = joinedIdList(
     reads.point,
     'pc.category_id',
@@ -25,13 +27,14 @@ export async function findProduct(
     .selectFrom('products')
     .select(SHOWN_COLUMNS)
     .select(list.as('category_list'))
+    .select(OWN_VERSION.as('version'))
     .where('project_id', '=', projectId);
   q = 'id' in ref ? q.where('id', '=', ref.id) : q.where('handle', '=', ref.handle);
   if (!includeHidden) q = q.where('show_in_store', '=', 1);
   const found = await q.executeTakeFirst();
   if (!found) return undefined;
-  const { category_list, ...row } = found;
-  return { row, categoryIds: category_list ? category_list.split(',').map(Number) : [] };
+  const { category_list, version, ...row } = found;
+  return { row, categoryIds: category_list ? category_list.split(',').map(Number) : [], version: Number(version ?? 0) };
 }
 
 /** Category ids of each product, ascending. */

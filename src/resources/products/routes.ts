@@ -1,10 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, invalid } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
+import { tagProducts } from '../../plugins/cdn-tags.js';
 import { presentProduct } from './present.js';
+import { pageJson, productJson } from './presented.js';
 import { listProducts } from './list.js';
 import { categoryIdsOf, findProduct } from './repository.js';
 import { updateProduct } from './update.js';
@@ -36,11 +38,11 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: ProductListQuery,
       response: { 200: ProductList, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
-      const { rows, total, categories } = await listProducts(
+      const { products, total } = await listProducts(
         request.reads,
         {
           projectId: request.project.id,
@@ -52,12 +54,13 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
         parseOrder(q.order),
         page,
         perpage,
+        { records: app.records, project: request.project },
         { cache: app.counts, project: request.project },
       );
-      return {
-        data: rows.map((r) => presentProduct(r, request.project.currency, categories.get(r.id) ?? [])),
-        meta: pageMeta(page, perpage, total),
-      };
+      // Assembled from each product's kept JSON (presented.ts): sent as it is, past the
+      // route's serialiser, with the CDN tags its ids make.
+      tagProducts(request, products.length === 0 ? [] : idsOf(products));
+      return sendJson(reply, pageJson(products, pageMeta(page, perpage, total)));
     },
   });
 
@@ -73,11 +76,20 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: ProductGetQuery,
       response: { 200: ProductRef, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const ref = parseRef(request.params.product, 'product');
       const found = await findProduct(request.reads, request.project.id, ref, request.query.fetch_hidden === true);
       if (!found) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
-      return presentProduct(found.row, request.project.currency, found.categoryIds);
+      // The row and its version were read in one statement: the kept JSON of that version,
+      // or this row's, kept for the next reader of it (src/cache/record-cache.ts).
+      const { row, categoryIds, version } = found;
+      const [json] = await app.records.assemble(
+        request.project,
+        [{ id: row.id, version }],
+        async () => new Map([[row.id, productJson(row, request.project.currency, categoryIds)]]),
+      );
+      tagProducts(request, [row.id]);
+      return sendJson(reply, json);
     },
   });
 
@@ -114,6 +126,16 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       return presentProduct(row, request.project.currency, categories.get(row.id) ?? []);
     },
   });
+}
+
+/** JSON serialised here, sent as it is (Fastify serialises no string sent as JSON). */
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
+/** The ids of presented products, from their JSON (each starts with its id). */
+function idsOf(products: readonly string[]): number[] {
+  return products.map((json) => Number(json.slice(6, json.indexOf(',', 6))));
 }
 
 /** `order=price_asc,name_asc`: clauses applied left to right; default newest first. */
