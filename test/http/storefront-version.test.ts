@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type IncomingMessage, createServer } from 'node:http';
 import { test } from 'node:test';
 import { createClient } from '../../src/client/index.js';
+import { noteWrite, writesCountFor, writtenVersion } from '../../src/db/written-versions.js';
 import { eachBackend } from '../support/each-backend.js';
 import { call } from '../support/request.js';
 import { shopApp } from '../support/shop-app.js';
@@ -63,4 +64,15 @@ test('the client sends back the highest Storefront-Version it has seen of its pr
   for (let i = 0; i < 4; i++) await api('/products/');
   await api('/products/', { headers: { 'Storefront-Version': '2' } }); // the caller's own wins
   assert.deepEqual(sent, [undefined, '4', '7', '7', '2']);
+});
+
+test("a process remembers its writes per project, also those of its import jobs' own storage", () => {
+  const serving = {};
+  const jobs = {};
+  writesCountFor(jobs, serving);
+  noteWrite(serving, 'shop', 4);
+  noteWrite(jobs, 'shop', 9);
+  noteWrite(serving, 'shop', 7); // an older commit acknowledged later does not lower it
+  assert.equal(writtenVersion(serving, 'shop'), 9);
+  assert.equal(writtenVersion(serving, 'other'), 0);
 });
