@@ -11,6 +11,7 @@ import { type ImportContext, afterImportPlans, importAlone, importFile, importWh
 import { bulkImports, bulkTable } from './bulk-imports.js';
 import { type Pools, readPools } from './pools.js';
 import { type LiveRow, liveShop, liveTable } from './live-shop.js';
+import { replicaBench, replicaTable } from './replicas.js';
 import { ROOT, type Server, cliOf, freePort, rss, runCli, startServer, useServerRoot, watchRss } from './processes.js';
 import { type Random, chooseSeed, seeded } from './random.js';
 import {
@@ -44,6 +45,8 @@ const { values } = parseArgs({
       default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     },
     'no-cache': { type: 'boolean', default: false },
+    /** only the read cases on a private primary with one streaming standby against the primary alone (bench/replicas.ts) */
+    replicas: { type: 'boolean', default: false },
     /** only the live-shop cases: reads beside order updates, stock updates and imports */
     live: { type: 'boolean', default: false },
     /** only the bulk loads (bulk-imports.ts): --import products by the CLI and over HTTP beside reads */
@@ -110,6 +113,13 @@ async function main(): Promise<void> {
   const file = join(values.out, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
   // Written after every step, so that a long run that is stopped still leaves its figures.
   const save = () => writeFileSync(file, `${JSON.stringify(run, null, 2)}\n`);
+  if (values.replicas) {
+    const options = { size: sizes[0], seconds, connections, random: seeded(seed + sizes[0]), log };
+    const replicas = await replicaBench(options);
+    writeFileSync(file, `${JSON.stringify({ ...run, replicas }, null, 2)}\n`);
+    process.stdout.write(`seed ${seed}\n\n${replicaTable(replicas)}\n\nwritten to ${file}\n`);
+    return;
+  }
   const basePort = await freePort();
   const baseline = await startServer(
     [join(ROOT, 'dist', 'bench', 'baseline-server.js'), String(basePort)],

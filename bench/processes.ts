@@ -144,3 +144,24 @@ export async function runCli(
   if (code !== 0) throw new Error(`storefront ${args[0]} failed (${code}): ${stderr.trim()}`);
   return { stdout, seconds: (Date.now() - started) / 1000, peakRss };
 }
+
+/** `storefront generate` of a catalog on `url`, then a key of its project: the key. */
+export async function generateWithKey(
+  project: string,
+  url: string,
+  counts: { products: number; orders: number; users: number },
+): Promise<string> {
+  const db = ['--database', url];
+  const sizes = Object.entries(counts).flatMap(([what, n]) => [`--${what}`, String(n)]);
+  await runCli(['generate', project, ...sizes, ...db]);
+  return (await runCli(['key', 'create', project, '--label', 'bench', ...db])).stdout.trim();
+}
+
+/** A quiet server with no rate limit and no caches: every request reads the database. */
+export const UNCACHED_ENV: Readonly<Record<string, string>> = {
+  LOG_LEVEL: 'warn',
+  STOREFRONT_DEMO: '0',
+  RATE_LIMIT: 'off',
+  STOREFRONT_ANSWER_CACHE: '0',
+  STOREFRONT_COUNT_CACHE: '0',
+};

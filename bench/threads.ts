@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { writeNdjson } from './ndjson.js';
-import { CLI, freePort, runCli, startServer } from './processes.js';
+import { CLI, UNCACHED_ENV, freePort, generateWithKey, startServer } from './processes.js';
 
 // `npm run bench:threads`: what SQLite's worker threads (SQLITE_READERS) change, measured
 // on one generated catalog with the threads off (0) and on, back to back:
@@ -100,19 +100,7 @@ async function main(): Promise<void> {
   const url = `sqlite:${path}`;
   try {
     console.log(`generating ${size} products (seed ${values.seed})…`);
-    await runCli([
-      'generate',
-      PROJECT,
-      '--products',
-      String(size),
-      '--orders',
-      '1000',
-      '--users',
-      '100',
-      '--database',
-      url,
-    ]);
-    const key = (await runCli(['key', 'create', PROJECT, '--label', 'bench', '--database', url])).stdout.trim();
+    const key = await generateWithKey(PROJECT, url, { products: size, orders: 1000, users: 100 });
     const auth = { authorization: `Bearer ${key}` };
     const file = join(work, 'import.ndjson');
     if (Number(values.import) > 0) await writeNdjson(file, 'imported', Number(values.import));
@@ -124,11 +112,7 @@ async function main(): Promise<void> {
       copyFileSync(`${path}.pristine`, path);
       const port = await freePort();
       const env = {
-        LOG_LEVEL: 'warn',
-        STOREFRONT_DEMO: '0',
-        RATE_LIMIT: 'off',
-        STOREFRONT_ANSWER_CACHE: '0',
-        STOREFRONT_COUNT_CACHE: '0',
+        ...UNCACHED_ENV,
         SQLITE_READERS: readers,
       };
       const server = await startServer(

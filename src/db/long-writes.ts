@@ -1,4 +1,5 @@
 import { type Storage, connect } from './connect.js';
+import { writesCountFor } from './written-versions.js';
 
 // The storage a server's import jobs write through. A job's import is one transaction of
 // minutes whose statements may each run long (a batch of a large file, the reference
@@ -16,5 +17,7 @@ export function longWriteStorage(
 ): { storage: Storage; owned: boolean } {
   if (serving.backend !== 'postgres') return { storage: serving, owned: false };
   // One job runs at a time in a process: its transaction and a spare connection.
-  return { storage: connect(url, { ...options, longRunning: true, poolSize: 2 }), owned: true };
+  const storage = connect(url, { ...options, longRunning: true, poolSize: 2 });
+  writesCountFor(storage.db, serving.db);
+  return { storage, owned: true };
 }

@@ -7,9 +7,20 @@
 const MAX_PROJECTS = 10_000;
 
 const written = new WeakMap<object, Map<string, number>>();
+/** other handles of the same database in this process, by the serving storage's `db` they write for */
+const aliases = new WeakMap<object, object>();
+
+/**
+ * Writes through `other` (the import jobs' long-running storage, db/long-writes.ts) count as
+ * writes of `serving`: its requests must read what this process's jobs wrote.
+ */
+export function writesCountFor(other: object, serving: object): void {
+  aliases.set(other, serving);
+}
 
 /** The write unit calls this after each commit (src/writes/write-project.ts). */
-export function noteWrite(db: object, projectId: string, version: number): void {
+export function noteWrite(through: object, projectId: string, version: number): void {
+  const db = aliases.get(through) ?? through;
   let versions = written.get(db);
   if (!versions) written.set(db, (versions = new Map<string, number>()));
   if (version <= (versions.get(projectId) ?? 0)) return;

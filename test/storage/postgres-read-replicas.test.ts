@@ -52,7 +52,7 @@ describe('PostgreSQL read replicas: a private primary and a streaming standby', 
     const { app, storage, get } = await replicaApp(t);
     const onStandby = replica(storage).statements;
     const onPrimary = storage.replicas!.primaryStatements;
-    for (const path of ['/products/?perpage=3', '/products/1', '/products/?perpage=3', '/categories/']) {
+    for (const path of ['/products/?perpage=3', '/products/1', '/products/?perpage=3', '/categories/', '/plans/']) {
       const answer = await get(path);
       assert.equal(answer.status, 200, path);
       assert.match(String(answer.headers['storefront-version']), /^[1-9]\d*$/);

@@ -69,6 +69,10 @@ export function createApi(options: ClientOptions): Api {
   const root = projectRoot(options.baseUrl, options.projectId);
   const retryCount = options.retries ?? DEFAULT_RETRIES;
   const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
+  // The highest Storefront-Version this client saw of its project, sent back with every
+  // request: behind read replicas the service then answers from a database at least that new,
+  // so that a caller never reads an older state than one it saw or wrote (CONTRACT 16).
+  let seen = 0;
 
   async function send(
     method: string,
@@ -116,6 +120,8 @@ export function createApi(options: ClientOptions): Api {
     const method = request.method ?? (request.body === undefined && !upload ? 'GET' : 'POST');
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    const ownVersion = Object.keys(headers).some((name) => name.toLowerCase() === 'storefront-version');
+    if (seen > 0 && !ownVersion) headers['storefront-version'] = String(seen);
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     if (upload) headers['content-type'] = upload.type;
     const streamed = typeof ReadableStream !== 'undefined' && upload?.data instanceof ReadableStream;
@@ -140,6 +146,8 @@ export function createApi(options: ClientOptions): Api {
       streamed,
       request.fetch,
     );
+    const version = Number(response.headers.get('storefront-version'));
+    if (Number.isSafeInteger(version) && version > seen) seen = version;
     const etag = response.headers.get('etag');
     const fromCache = response.status === 304 && stored !== undefined;
     const body = fromCache ? stored.body : await parse(response, method, url);

@@ -23,7 +23,9 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: PlanList, ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => ({
-      data: await findPlans(app.storage.db, request.project.id, { onlyActive: request.query.fetch_inactive !== true }),
+      data: await findPlans(request.reads.general, request.project.id, {
+        onlyActive: request.query.fetch_inactive !== true,
+      }),
     }),
   });
 
@@ -40,7 +42,7 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.plan_id;
-      const [plan] = await findPlans(app.storage.db, request.project.id, { id });
+      const [plan] = await findPlans(request.reads.general, request.project.id, { id });
       if (!plan) throw new ApiError(404, `plan ${id} not found`);
       return plan;
     },
