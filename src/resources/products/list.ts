@@ -101,7 +101,7 @@ function totalOf(db: Kysely<Database>, f: ProductFilter, counts?: CountScope): P
     return Number(row.n);
   };
   const count = f.search === undefined ? () => keptCount(db, f.projectId, f.categoryId, f.includeHidden) : counted;
-  return counts ? counts.cache.get(counts.project, 'products', filterKey(f), count) : count();
+  return counts ? counts.cache.get(counts.project, 'productLists', filterKey(f), count) : count();
 }
 
 /** The filter as a count-cache key: every field that changes which rows match. */
