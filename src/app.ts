@@ -34,6 +34,7 @@ import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
 import webhooks, { type WebhookOptions } from './plugins/webhooks.js';
 import { categoryRoutes } from './resources/categories/routes.js';
+import { projectRoutes } from './resources/projects/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
 import { CHANGE_ENTRIES } from './resources/changes/schemas.js';
@@ -108,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandler);
   await app.register(requestId);
   await app.register(securityHeaders);
-  await app.register(metrics, { token: options.metricsToken, pool: storage.pool });
+  await app.register(metrics, { token: options.metricsToken, pool: storage.pool, replicas: storage.replicas });
   await app.register(health);
   await app.register(webhooks, options.webhooks ?? {});
   await app.register(imports, options.imports ?? {});
@@ -150,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(consoleRoute);
   await app.register(
     async (scope) => {
+      await scope.register(projectRoutes);
       await scope.register(planRoutes);
       await scope.register(categoryRoutes);
       await scope.register(productRoutes);

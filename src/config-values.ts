@@ -47,3 +47,20 @@ export function parseTrustProxy(value: string | undefined): boolean | number | s
   if (/^\d+$/.test(value)) return Number(value); // this many proxies in front
   return value; // an address, a CIDR or a comma-separated list of them
 }
+
+/** DATABASE_REPLICA_URLS: comma-separated postgres:// URLs of streaming standbys (CONTRACT 16). */
+export function parseReplicaUrls(value: string | undefined, databaseUrl: string): string[] {
+  const urls = (value ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  if (urls.length === 0) return [];
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new ConfigError('DATABASE_REPLICA_URLS needs a PostgreSQL DATABASE_URL (the primary the replicas follow)');
+  for (const url of urls)
+    if (!/^postgres(ql)?:\/\/./.test(url))
+      throw new ConfigError(
+        `DATABASE_REPLICA_URLS takes postgres:// URLs separated by commas, got "${url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')}"`,
+      );
+  return urls;
+}

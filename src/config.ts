@@ -6,6 +6,7 @@ import {
   parsePoolSize,
   parsePort,
   parseReaders,
+  parseReplicaUrls,
   parseSwitch,
   parseTrustProxy,
 } from './config-values.js';
@@ -80,6 +81,10 @@ export interface Config {
    * answers 503 (DATABASE_STATEMENT_TIMEOUT_MS), so that no query holds a connection for long
    */
   databaseStatementTimeoutMs: number;
+  /** PostgreSQL: streaming standbys that serve reads (DATABASE_REPLICA_URLS, comma-separated; none: the primary serves all) */
+  databaseReplicaUrls: readonly string[];
+  /** a replica lagging more than this many milliseconds is left out until it catches up (REPLICA_MAX_LAG_MS, default 5000) */
+  replicaMaxLagMs: number;
   /** SQLite file: reader threads beside one writer thread; 0 runs every query on the main thread (SQLITE_READERS) */
   sqliteReaders: number;
   demo: boolean;
@@ -112,6 +117,8 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/storefront.db';
 // Far above any query of a request (exact totals are kept, pages read by index: milliseconds
 // at a million products), far below what would let a runaway query hold a pool's connection.
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+/** REPLICA_MAX_LAG_MS's default (CONTRACT 16) */
+export const DEFAULT_REPLICA_MAX_LAG_MS = 5000;
 
 // Generous on purpose: a static-site build paging a catalog of 100,000 products (1,000
 // pages of 100) from one address stays well inside one minute's address budget.
@@ -158,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseStatementTimeoutMs:
       overrides.databaseStatementTimeoutMs ??
       parseCount('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS),
+    databaseReplicaUrls: [],
+    replicaMaxLagMs:
+      overrides.replicaMaxLagMs ?? parseCount('REPLICA_MAX_LAG_MS', env.REPLICA_MAX_LAG_MS, DEFAULT_REPLICA_MAX_LAG_MS),
     sqliteReaders: overrides.sqliteReaders ?? parseReaders(env.SQLITE_READERS),
     demo: overrides.demo ?? env.STOREFRONT_DEMO !== '0',
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? 'info',
@@ -212,6 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       spoolDir: env.IMPORT_SPOOL_DIR || DEFAULT_IMPORTS.spoolDir,
     },
   };
+  config.databaseReplicaUrls =
+    overrides.databaseReplicaUrls ?? parseReplicaUrls(env.DATABASE_REPLICA_URLS, config.databaseUrl);
   if (config.limits.headersTimeoutMs > config.limits.requestTimeoutMs) {
     throw new ConfigError('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
   }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type Config, resolveLogFormat } from './config.js';
 import { type Storage, connect } from './db/connect.js';
+import { longWriteStorage } from './db/long-writes.js';
 import { migrateToLatest } from './db/migrate.js';
 import { isEmpty, loadDemo } from './demo/load-demo.js';
 import { isStorageUnavailable } from './http/error-mapping.js';
@@ -22,6 +23,8 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     sqliteReaders: config.sqliteReaders,
+    replicaUrls: config.databaseReplicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
   });
   let demo: { projectId: string; key: string } | undefined;
   // Start-up needs the database (the schema is migrated first), so a database that cannot
@@ -41,6 +44,8 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     );
   }
 
+  // Import jobs write without the serving pool's statement timeout (src/db/long-writes.ts).
+  const importWriter = longWriteStorage(config.databaseUrl, storage);
   const app = await buildApp({
     storage,
     logger: { level: config.logLevel },
@@ -53,7 +58,12 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     cdnMaxAge: config.cdnMaxAge,
     noColor: config.noColor,
     webhooks: { worker: true, allowPrivate: config.webhookAllowPrivate },
-    imports: { runner: true, maxBytes: config.imports.maxBytes, spoolDir: config.imports.spoolDir },
+    imports: {
+      runner: true,
+      maxBytes: config.imports.maxBytes,
+      spoolDir: config.imports.spoolDir,
+      writer: importWriter.storage,
+    },
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -83,6 +93,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   const close = () =>
     (closing ??= (async () => {
       await app.close(); // stops accepting, lets requests in flight finish
+      if (importWriter.owned) await importWriter.storage.close();
       await storage.close();
     })());
   return { app, storage, url, close, shutdownTimeoutMs: config.limits.shutdownTimeoutMs };

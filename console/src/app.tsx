@@ -8,6 +8,7 @@ import { href, place } from './router.js';
 import { can, session, signOut } from './session.js';
 import { Categories } from './screens/categories.js';
 import { Home } from './screens/home.js';
+import { Imports } from './screens/imports.js';
 import { OrderDetail } from './screens/order-detail.js';
 import { Orders } from './screens/orders.js';
 import { Plans } from './screens/plans.js';
@@ -92,6 +93,8 @@ function Screen({ path }: { path: string }): JSX.Element {
       return <Keys />;
     case '/webhooks':
       return <Webhooks />;
+    case '/imports':
+      return <Imports />;
     default:
       return <Home />;
   }

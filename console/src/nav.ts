@@ -20,6 +20,7 @@ export const SCREENS: Screen[] = [
   { path: '/users', title: 'Users', icon: 'users', scope: 'users:read' },
   { path: '/keys', title: 'Keys', icon: 'keys', scope: 'keys:manage' },
   { path: '/webhooks', title: 'Webhooks', icon: 'webhooks', scope: 'webhooks:manage' },
+  { path: '/imports', title: 'Imports', icon: 'imports', scope: 'imports:write' },
 ];
 
 /** The screen a path belongs to: "/orders/12" is under Orders. */

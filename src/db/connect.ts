@@ -2,9 +2,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../config.js';
+import { type PoolOptions, namingStatements, openPool, releasingBroken } from './pg-pool.js';
 import { type Reads, readsOver } from './reads.js';
+import { counting } from './replica-pool.js';
+import { ReplicaSet } from './replicas.js';
 import type { Database } from './schema.js';
 import { SQLITE_PRAGMAS } from './sqlite-pragmas.js';
 import { withStatementCache } from './sqlite-statements.js';
@@ -12,6 +13,7 @@ import { ThreadedSqliteDialect } from './sqlite-threads-dialect.js';
 import { ThreadPool } from './sqlite-threads.js';
 
 export type Backend = 'sqlite' | 'postgres';
+export { DEFAULT_POOL_SIZE, NAMED_STATEMENTS } from './pg-pool.js';
 
 export interface Storage {
   /** Writes, transactions and whatever is not a read of `reads` */
@@ -31,25 +33,16 @@ export interface Storage {
   sqliteReaders?: number;
   /** PostgreSQL only: the connection pool's counts, for metrics */
   pool?: { total(): number; idle(): number; waiting(): number };
+  /** PostgreSQL with DATABASE_REPLICA_URLS: the read replicas, their health and the reads they served */
+  replicas?: ReplicaSet;
 }
 
-export interface ConnectOptions {
-  /** PostgreSQL only: the schema to work in (tests give each app its own) */
-  searchPath?: string;
-  /** PostgreSQL only: most connections this process opens */
-  poolSize?: number;
-  /**
-   * PostgreSQL only: a statement running longer is cancelled by the server (57014, answered
-   * 503); the client waits 2 s more for an answer that never comes. Default 5 s
-   * (DATABASE_STATEMENT_TIMEOUT_MS, src/config.ts).
-   */
-  statementTimeoutMs?: number;
-  /**
-   * PostgreSQL only: no statement or query timeout. For CLI commands (an import of
-   * millions of records checks references in statements that may run for minutes); a
-   * server keeps its limits, so that no request hangs.
-   */
-  longRunning?: boolean;
+/** PoolOptions (pg-pool.ts) apply to PostgreSQL only. */
+export interface ConnectOptions extends PoolOptions {
+  /** PostgreSQL only: the read replicas (DATABASE_REPLICA_URLS, CONTRACT 16; src/db/replicas.ts) */
+  replicaUrls?: readonly string[];
+  /** PostgreSQL only: a replica lagging more is left out (REPLICA_MAX_LAG_MS, default 5000) */
+  replicaMaxLagMs?: number;
   /**
    * SQLite only: run the queries in worker threads, this many read-only connections beside
    * one writer (src/db/sqlite-threads-dialect.ts), so that no query runs on the event loop.
@@ -102,169 +95,44 @@ function connectSqlite(path: string, options: ConnectOptions): Storage {
       await quick.destroy();
       if (sqlite.open) sqlite.close();
     };
-    return { db, reads: readsOver(db, quick), backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
+    return { db, reads: readsOver(db, db, quick), backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, reads: readsOver(db), backend: 'sqlite', describe, close: () => db.destroy(), sqlite, sqliteReaders: 0 };
 }
 
-// int8 (bigint) and numeric come back from node-postgres as strings; every integer we
-// store fits in a double (ids, unix seconds, prices up to 10^12), so read them as numbers.
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
-  },
-};
-
 function connectPostgres(url: string, options: ConnectOptions): Storage {
-  const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? DEFAULT_POOL_SIZE,
-    types,
-    // Probe idle connections after 10 s so that a server that vanished without a word
-    // (a dead host, a dropped NAT entry) is noticed instead of waiting on the OS's 2 hours.
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
-    // A request waits at most 3 s for a connection (a new one, or a free one of a full
-    // pool); a statement gets `statementTimeoutMs` on the server, and the client waits 2 s
-    // more (a partition: the server's cancel never arrives). Past that the request answers
-    // 503 `unavailable` instead of hanging; the server cancels first, so the connection is kept.
-    connectionTimeoutMillis: 3000,
-    idleTimeoutMillis: 30_000,
-    ...(options.longRunning ? {} : { query_timeout: statementTimeout + 2000, statement_timeout: statementTimeout }),
-    application_name: 'storefront-api',
-    options: sessionOptions(options),
-  });
-  // An idle client that loses its server emits 'error' on the pool; without a listener
-  // that would crash the process. The next query gets a fresh connection instead.
-  pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    // A client that loses its server while checked out emits 'error' on itself (pg-pool
-    // listens only while it is idle): the query in flight already fails with that error,
-    // and the pool drops the client on release because it is no longer queryable.
-    client.on('error', () => {});
-    watchForBrokenQueries(client);
-  });
+  const pool = openPool(url, options);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: releasingBroken(pool) }) });
-  // The same pool; destroying `db` ends it.
-  const quick = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: namingStatements(releasingBroken(pool)) }),
-  });
   const stats = { total: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount };
-  return {
-    db,
-    reads: readsOver(db, quick),
-    backend: 'postgres',
-    describe: redact(url),
-    close: () => db.destroy(),
-    pool: stats,
+  const replicaUrls = options.replicaUrls ?? [];
+  if (replicaUrls.length === 0) {
+    // The same pool; destroying `db` ends it.
+    const quick = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: namingStatements(releasingBroken(pool)) }),
+    });
+    const reads = readsOver(db, db, quick);
+    return { db, reads, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
+  }
+  // Beside replicas, the primary's own reads are counted, for the share each database serves.
+  const replicas = new ReplicaSet(pool, replicaUrls, { ...options, maxLagMs: options.replicaMaxLagMs });
+  const count = () => void replicas.primaryStatements++;
+  const general = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: counting(releasingBroken(pool), count) }),
+  });
+  const quick = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: counting(namingStatements(releasingBroken(pool)), count) }),
+  });
+  const reads = readsOver(db, general, quick, { source: 'primary', replicas: () => replicas.usable() });
+  const close = async () => {
+    await replicas.close();
+    await db.destroy();
   };
+  return { db, reads, backend: 'postgres', describe: redact(url), close, pool: stats, replicas };
 }
-
-export const DEFAULT_POOL_SIZE = 10;
 
 /** SQLite: how many times SQLITE_READERS the readers may grow to while all are busy. */
 export const READER_GROWTH = 4;
-
-// A query that timed out on the client side ('Query read timeout') leaves its statement
-// running on a connection that pg still counts as healthy: the next query would read the
-// old answer. Such a client is marked here and destroyed, not reused, when it is released.
-const broken = new WeakSet<pg.PoolClient>();
-
-function watchForBrokenQueries(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (...args: unknown[]) => {
-    const result = query(...args);
-    if (result instanceof Promise) {
-      result.catch((e: Error) => {
-        if (/Query read timeout/.test(e?.message ?? '')) broken.add(client);
-      });
-    }
-    return result;
-  };
-}
-
-function releasingBroken(pool: pg.Pool) {
-  return {
-    async connect() {
-      const client = await pool.connect();
-      const release = client.release.bind(client);
-      client.release = (err?: Error | boolean) => release(err ?? broken.has(client));
-      return client;
-    },
-    end: () => pool.end(),
-  };
-}
-
-/** How many statement texts `reads.point` names, at most (see namingStatements). */
-export const NAMED_STATEMENTS = 200;
-
-/**
- * PostgreSQL, `storage.reads.point`: its statements are named, so that each connection parses and
- * plans each text once (node-postgres prepares a named statement on a connection the first
- * time it runs there). These are the reads by primary key or handle that come again and
- * again: the project row of every request, the key check, a single product, order or user,
- * `ids=`; parsing and planning were half of each (a product by handle: 320 -> 165 µs a round
- * trip). Their plans are the same for every value, so PostgreSQL's generic plan, which it
- * keeps after five executions, is theirs. Only the first NAMED_STATEMENTS texts get a name:
- * `ids=` lists of every length and filter could otherwise fill each session with plans.
- */
-function namingStatements(pool: ReturnType<typeof releasingBroken>) {
-  /** a text's name; null: the text runs unnamed from now on */
-  const names = new Map<string, string | null>();
-  const nameOf = (text: string) => {
-    let name = names.get(text);
-    if (name === undefined && names.size < NAMED_STATEMENTS) names.set(text, (name = `storefront_${names.size}`));
-    return name ?? undefined;
-  };
-  // A cursor (Kysely's streams) is returned as it is, not in a promise.
-  const query = (client: pg.PoolClient, text: unknown, values?: unknown[]) => {
-    const name = typeof text === 'string' ? nameOf(text) : undefined;
-    return name === undefined ? client.query(text as string, values) : named(client, name, text as string, values);
-  };
-  const named = async (client: pg.PoolClient, name: string, text: string, values?: unknown[]) => {
-    try {
-      return await client.query({ name, text, values });
-    } catch (error) {
-      // Another process migrated a table under this server: a session's plan of a `select *`
-      // then fails every run ("cached plan must not change result type"), where an unnamed
-      // statement just reads the new columns. Unnamed from now on, and this once.
-      if ((error as { code?: unknown }).code !== '0A000') throw error;
-      names.set(text, null);
-      return client.query(text, values);
-    }
-  };
-  // One stand-in per client, so that Kysely keeps one connection object per client.
-  const standIns = new WeakMap<pg.PoolClient, { query: unknown; release: unknown }>();
-  return {
-    async connect() {
-      const client = await pool.connect();
-      let standIn = standIns.get(client);
-      if (!standIn) {
-        standIn = {
-          query: (text: unknown, values?: unknown[]) => query(client, text, values),
-          release: (err?: Error | boolean) => client.release(err),
-        };
-        standIns.set(client, standIn);
-      }
-      return standIn as unknown as pg.PoolClient;
-    },
-    end: () => pool.end(),
-  };
-}
-
-/**
- * Settings of every PostgreSQL session. A serving process runs short queries side by side:
- * parallel workers (PostgreSQL's default for a large scan) start processes per query and
- * took the cores the other requests needed, so its sessions run each query in one process.
- */
-function sessionOptions(options: ConnectOptions): string {
-  const settings = options.searchPath ? [`-c search_path=${options.searchPath}`] : [];
-  if (!options.longRunning) settings.push('-c max_parallel_workers_per_gather=0');
-  return settings.join(' ');
-}
 
 /** The URL without its password, for messages and logs. */
 export function redact(url: string): string {

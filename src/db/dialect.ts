@@ -7,7 +7,7 @@ import {
   sql,
 } from 'kysely';
 import type { Database } from './schema.js';
-import { unnestInsert } from './unnest-insert.js';
+import { copyRows, copyUpsert } from './copy-rows.js';
 
 // The few places where SQLite and PostgreSQL truly differ. Every query elsewhere is
 // written once and runs on both.
@@ -141,12 +141,12 @@ export function misjudgesLike(db: Kysely<any>): boolean {
 }
 
 /**
- * Inserts many rows (all with the same keys) of any table: on PostgreSQL one array parameter
- * per column (unnest-insert.ts), on SQLite multi-row statements within its 32,766 parameters
- * (7 columns at most).
+ * Inserts many rows (all with the same keys) of any table: on PostgreSQL through COPY
+ * (copy-rows.ts), on SQLite multi-row statements within its 32,766 parameters (7 columns at
+ * most).
  */
 export async function bulkInsert(db: Kysely<any>, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  if (isPostgres(db)) return unnestInsert(db, table, rows);
+  if (isPostgres(db)) return copyRows(db, table, rows);
   for (let i = 0; i < rows.length; i += 4000)
     await db
       .insertInto(table)
@@ -154,14 +154,17 @@ export async function bulkInsert(db: Kysely<any>, table: string, rows: Record<st
       .execute();
 }
 
-/** `bulkInsert`, where a row whose `key` exists replaces the stored one's other columns. */
+/**
+ * `bulkInsert`, where a row whose `key` exists replaces the stored one's other columns (on
+ * PostgreSQL COPY into a staging table, then one INSERT … SELECT … ON CONFLICT).
+ */
 export async function bulkUpsert(
   db: Kysely<any>,
   table: string,
   rows: Record<string, unknown>[],
   key: string[],
 ): Promise<void> {
-  if (isPostgres(db)) return unnestInsert(db, table, rows, key);
+  if (isPostgres(db)) return copyUpsert(db, table, rows, key);
   const columns = Object.keys(rows[0]).filter((c) => !key.includes(c));
   await db
     .insertInto(table)

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { isThreadedSqlite } from './sqlite-threads-dialect.js';
+import { writtenVersion } from './written-versions.js';
 
 // The read handle: the one place that decides which connection a read runs on. Repositories
 // say what kind of read they make (bounded by a primary key, any other, or several that must
@@ -16,7 +17,13 @@ import { isThreadedSqlite } from './sqlite-threads-dialect.js';
 // - `snapshot`: on threaded SQLite a read-only transaction held on one reader; elsewhere the
 //   statements simply run on `general`, as they always have.
 //
-// Read replicas, when they come, are chosen here.
+// Read replicas (DATABASE_REPLICA_URLS, CONTRACT 16) are chosen here too: `choices()` lists the
+// handles a request's reads may use, best first: the healthy replicas, rotated so that each
+// takes its turn (src/db/replicas.ts keeps their health), then the primary's, always last. A
+// request takes the first whose project row has reached the version it must see
+// (resources/projects/reader.ts) and makes all its reads there, so that the versions the caches
+// are keyed by are those of the database that served the data. Without replicas, `choices()` is
+// this handle alone and nothing changes.
 
 export interface Reads {
   /**
@@ -36,16 +43,43 @@ export interface Reads {
    * a snapshot per statement). Inside a transaction, the transaction already is the snapshot.
    */
   snapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** where these reads run: `primary`, or a replica's name (host:port/database) */
+  readonly source: string;
+  /** The handles a request may read through, best first; the primary's is always the last. */
+  choices(): readonly Reads[];
+  /** The highest version of the project this process has written (0: none), src/db/written-versions.ts. */
+  written(projectId: string): number;
 }
 
-/** The read handle over a storage's connections: `general` for most reads, `point` for reads by key. */
-export function readsOver(general: Kysely<Database>, point: Kysely<Database> = general): Reads {
-  return {
+export interface ReadRouting {
+  /** the name of the database these reads run on (`primary` for the storage's own) */
+  source: string;
+  /** the usable replicas' handles, in the order to try them (none: the primary alone) */
+  replicas?: () => readonly Reads[];
+}
+
+/**
+ * The read handle over a storage's connections: `general` for most reads, `point` for reads by
+ * key; `db` is the storage's own (the process's writes are remembered by it).
+ */
+export function readsOver(
+  db: Kysely<Database>,
+  general: Kysely<Database> = db,
+  point: Kysely<Database> = general,
+  routing: ReadRouting = { source: 'primary' },
+): Reads {
+  const replicas = routing.replicas;
+  const reads: Reads = {
     point,
     general,
     snapshot(read) {
       if (general.isTransaction || !isThreadedSqlite(general)) return read(general);
       return general.transaction().setAccessMode('read only').execute(read);
     },
+    source: routing.source,
+    choices: replicas ? () => [...replicas(), reads] : () => alone,
+    written: (projectId) => writtenVersion(db, projectId),
   };
+  const alone = [reads];
+  return reads;
 }

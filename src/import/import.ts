@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
+import { withBulkLoadCache } from '../db/bulk-load.js';
 import type { Database } from '../db/schema.js';
 import { ProjectRecord } from '../resources/projects/record.js';
 import { type Kind, RESOURCES } from '../resources/registry.js';
@@ -210,7 +211,7 @@ async function run(
       projectId,
       async (ctx) => {
         options.onWrite?.(ctx);
-        const summary = await readAll(new ImportSession(format, ctx));
+        const summary = await withBulkLoadCache(ctx.db, () => readAll(new ImportSession(format, ctx)));
         options.signal?.throwIfAborted();
         if (options.dryRun) throw new DryRunDone(summary);
         await options.beforeCommit?.(ctx, summary);

@@ -3,7 +3,7 @@ import { bulkInsert, bulkUpsert } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 
 // The import's batch writes, for the rows of any resource (src/resources/*/rows.ts): on
-// PostgreSQL through unnest-insert.ts, on SQLite as multi-row statements.
+// PostgreSQL through COPY (src/db/copy-rows.ts), on SQLite as multi-row statements.
 
 type Row = Record<string, unknown>;
 

@@ -56,6 +56,8 @@ export function stoppedForShutdown(running: Running): boolean {
 
 export interface JobContext {
   db: Kysely<Database>;
+  /** where the import writes, if not `db` (runner.ts) */
+  importDb?: Kysely<Database>;
   /** this process's lease owner */
   owner: string;
   leaseMs: number;
@@ -95,7 +97,7 @@ export async function runJob(job: ImportJobRow, running: Running, ctx: JobContex
   try {
     await ctx.beforeRun?.(job, abort.signal);
     abort.signal.throwIfAborted();
-    const summary = await importFile(db, job.spool_path ?? '', {
+    const summary = await importFile(ctx.importDb ?? db, job.spool_path ?? '', {
       project: job.project_id,
       dryRun,
       signal: abort.signal,

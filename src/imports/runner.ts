@@ -31,6 +31,8 @@ import {
 
 export interface RunnerOptions {
   db: Kysely<Database>;
+  /** where the imports write, if not `db`: a connection without the serving statement timeout */
+  importDb?: Kysely<Database>;
   log?: FastifyBaseLogger;
   /** the spool directory: files older than an hour that no job needs are removed at start */
   spoolDir: string;
@@ -202,6 +204,7 @@ export class ImportRunner {
     try {
       await runJob(job, running, {
         db: this.db,
+        importDb: this.options.importDb,
         owner: this.owner,
         leaseMs: this.leaseMs,
         log: this.options.log,

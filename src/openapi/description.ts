@@ -12,6 +12,7 @@ Every path begins with \`/v2/projects/{project_id}\`.
 - Paths with and without a trailing slash are the same resource.`;
 
 export const TAGS = [
+  { name: 'projects', description: 'The project itself: id, name and currency. Any valid key of the project.' },
   { name: 'plans', description: 'Subscription plans and their prices. Public.' },
   { name: 'users', description: "The project's registered users. API key required." },
   { name: 'products', description: 'Products, public unless hidden ones are asked for with fetch_hidden=true.' },

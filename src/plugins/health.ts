@@ -6,6 +6,9 @@ import { ApiError } from '../errors.js';
 // /healthz: the process is up and serving (liveness). /readyz: the database answers within
 // a second (readiness): a load balancer stops sending traffic while it does not, without
 // the process being restarted. Neither touches a project's data, so neither needs a key.
+// With DATABASE_REPLICA_URLS, /readyz lists each replica as its last probe found it (up, lag,
+// statements served, why it is left out); a replica down keeps the process ready, since reads
+// then go to the primary (CONTRACT 16).
 
 const READY_TIMEOUT_MS = 1000;
 
@@ -22,7 +25,9 @@ export default fp(
         request.log.warn({ err: { message: (err as Error).message } }, 'database is not reachable');
         throw new ApiError(503, 'storage is unavailable; try again shortly');
       }
-      return { status: 'ok', database: app.storage.backend };
+      // Replicas are reported, never judged: a replica left out only moves reads elsewhere.
+      const replicas = app.storage.replicas?.state();
+      return { status: 'ok', database: app.storage.backend, ...(replicas ? { replicas } : {}) };
     });
   },
   { name: 'health', dependencies: ['storage'] },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_IMPORTS } from '../config.js';
+import type { Storage } from '../db/connect.js';
 import { ImportRunner, type RunnerOptions } from '../imports/runner.js';
 
 // Imports over HTTP in a server process (docs/API.md, "Imports"): `app.imports` (the limits
@@ -16,6 +17,11 @@ export interface ImportOptions {
   maxBytes?: number;
   /** IMPORT_SPOOL_DIR */
   spoolDir?: string;
+  /**
+   * where the jobs' imports write (serve: a connection without the serving pool's statement
+   * timeout, src/db/long-writes.ts); default the app's storage
+   */
+  writer?: Pick<Storage, 'db'>;
   /** tests: the runner's polling, lease and hook */
   pollMs?: number;
   leaseMs?: number;
@@ -34,6 +40,7 @@ export default fp(
     const spoolDir = options.spoolDir ?? DEFAULT_IMPORTS.spoolDir;
     const runner = new ImportRunner({
       db: app.storage.db,
+      importDb: options.writer?.db,
       log: app.log,
       spoolDir,
       pollMs: options.pollMs,

@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ReplicaSet } from '../db/replicas.js';
 import { ApiError } from '../errors.js';
+import { replicaMetrics } from './replica-metrics.js';
 
 // Prometheus metrics at /metrics. Each app has its own registry (tests build many apps in
 // one process). Routes are labelled by their pattern, never the raw URL, so that the number
@@ -28,7 +30,7 @@ export interface PoolStats {
 export default fp(
   async function metricsPlugin(
     app: FastifyInstance,
-    options: { token?: string; pool?: PoolStats; defaultMetrics?: boolean },
+    options: { token?: string; pool?: PoolStats; replicas?: ReplicaSet; defaultMetrics?: boolean },
   ) {
     const registry = new Registry();
     if (options.defaultMetrics) collectDefaultMetrics({ register: registry });
@@ -73,6 +75,7 @@ export default fp(
       gauge('storefront_db_pool_idle', 'Idle PostgreSQL connections', () => pool.idle());
       gauge('storefront_db_pool_waiting', 'Queries waiting for a PostgreSQL connection', () => pool.waiting());
     }
+    if (options.replicas) replicaMetrics(registry, options.replicas);
     app.decorate('metrics', { registry, cacheHits, cacheMisses });
 
     app.addHook('onResponse', (request, reply, done) => {

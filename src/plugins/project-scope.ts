@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Reads } from '../db/reads.js';
 import { ApiError } from '../errors.js';
 import { addRouteHook } from '../http/route-hooks.js';
+import { VERSION_HEADER, askedVersion } from '../http/storefront-version.js';
 import { KeyChecker } from '../keys/checker.js';
 import { missingScope } from '../keys/scopes.js';
 import { isWellFormedKey } from '../keys/token.js';
@@ -28,6 +30,8 @@ export default fp(
     app.decorateRequest('apiKeyId', null);
     app.decorateRequest('apiKeyScopes', null);
     app.decorateRequest('isPrivate', false);
+    app.decorateRequest('reads', null as unknown as Reads);
+    app.decorateRequest('storefrontVersion', null);
     const projects = new ProjectReader(app.storage.reads);
     const keys = new KeyChecker(app.storage.reads, options.now ?? (() => Math.floor(Date.now() / 1000)), (error) =>
       app.log.warn({ err: error }, 'could not record when a key was last used'),
@@ -47,9 +51,16 @@ export default fp(
         (auth === 'fetch_inactive' && query.fetch_inactive === 'true') ||
         (auth === 'asked' && needed.length > 0);
       if (needsKey) request.isPrivate = true;
-      // A malformed key is refused before any database work.
+      // A malformed key or version is refused before any database work.
       const presented = needsKey ? presentedKey(request) : undefined;
-      const project = await projects.read(projectId);
+      const asked = askedVersion(request.headers[VERSION_HEADER]);
+      // Which database answers (src/db/reads.ts): one that has reached the version the caller
+      // saw or this process wrote; a write's reads are all the primary's.
+      const reading = request.method === 'GET' || request.method === 'HEAD';
+      const atLeast = reading ? Math.max(asked, app.storage.reads.written(projectId)) : Infinity;
+      const { project, reads } = await projects.enter(projectId, atLeast);
+      request.reads = reads;
+      request.storefrontVersion = project ? Number(project.data_version) : 0;
       if (presented !== undefined) {
         const key = project && (await keys.check(project, presented));
         if (!key) throw new ApiError(401, 'the API key is not valid for this project');
@@ -61,9 +72,23 @@ export default fp(
       request.project = project;
     };
 
+    // Storefront-Version on every answer of a project's path that read the project (CONTRACT
+    // 16): the version its row had where the request read (0: no such project); a write's answer
+    // carries this process's latest write of the project, which includes it.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const version = request.storefrontVersion;
+      if (version !== null) {
+        const written = request.project ? app.storage.reads.written(request.project.id) : 0;
+        const reading = request.method === 'GET' || request.method === 'HEAD';
+        reply.header('Storefront-Version', String(reading ? version : Math.max(version, written)));
+      }
+      done(null, payload);
+    });
+
     app.addHook('onRoute', (route) => {
       // The 405 answers of src/plugins/method-not-allowed.ts name no project.
-      if (!route.url.startsWith(`${PROJECT_ROUTES}/`) || route.config?.methodNotAllowed) return;
+      const inProject = route.url === PROJECT_ROUTES || route.url.startsWith(`${PROJECT_ROUTES}/`);
+      if (!inProject || route.config?.methodNotAllowed) return;
       // A route that takes a key names the scope it needs, so that no protected call is
       // left open to every key (and the tests find every scope to try from the routes);
       // `scope: null` says outright that any valid key of the project will do.

@@ -3,6 +3,7 @@ import type { CountCache, ListPage } from '../cache/count-cache.js';
 import type { RecordCache } from '../cache/record-cache.js';
 import type { CacheKind } from '../cache/versioned-key.js';
 import type { Storage } from '../db/connect.js';
+import type { Reads } from '../db/reads.js';
 import type { KeyChecker } from '../keys/checker.js';
 import type { Scope } from '../keys/scopes.js';
 import type { Project } from '../resources/projects/repository.js';
@@ -45,6 +46,10 @@ declare module 'fastify' {
     apiKeyId: number | null;
     /** the scopes of that key; ask with hasScope (src/keys/scopes.ts) (project-scope.ts) */
     apiKeyScopes: ReadonlySet<Scope> | null;
+    /** where this request's reads go: a replica that reached the version it needs, or the primary (project-scope.ts, src/db/reads.ts) */
+    reads: Reads;
+    /** the project's version its row had where this request read it, 0: no such project (project-scope.ts) */
+    storefrontVersion: number | null;
     /** set when the answer depends on the caller's key (project-scope.ts; http-caching.ts reads it) */
     isPrivate: boolean;
     /** the Idempotency-Key this POST claimed, until its answer is stored (idempotency.ts) */

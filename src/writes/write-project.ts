@@ -4,6 +4,7 @@ import type { ChangeAction, ChangeType } from '../changes/entry.js';
 import { changesRetentionDays } from '../config.js';
 import type { Storage } from '../db/connect.js';
 import { bumpDataVersion, dataVersionOf } from '../db/data-version.js';
+import { noteWrite } from '../db/written-versions.js';
 import type { Database } from '../db/schema.js';
 import { refreshStatistics } from '../db/statistics.js';
 import type { DerivedTally, ResourceDescriptor } from '../resources/descriptor.js';
@@ -111,6 +112,7 @@ export async function writeProject<T>(
     const version = bumped ?? (await dataVersionOf(trx, projectId));
     return { value, summary: { projectId, version, changed: changes.types() } };
   });
+  noteWrite(storage.db, projectId, done.summary.version);
   wakeDelivery();
   // Once committed: the planner knows the new sizes before the first request after it.
   if (batch) await refreshStatistics(storage.db, RESOURCE_TABLES);

@@ -172,5 +172,7 @@ eachBackend('client operator helpers', (backend) => {
     const rolled = await webhooks.rollSecret(made.id, { overlap_seconds: 0 });
     assert.notEqual(rolled.secret, made.secret);
     await assert.rejects(webhooks.replay('msg_nothing'), { status: 404 });
+    assert.deepEqual(await webhooks.delete(made.id), { id: made.id, deleted: true });
+    assert.deepEqual((await webhooks.list()).data, []);
   });
 });

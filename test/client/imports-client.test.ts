@@ -33,7 +33,22 @@ eachBackend('client imports', (backend) => {
     const dir = mkdtempSync(join(tmpdir(), 'client-import-'));
     const json = join(dir, 'catalog.json');
     writeFileSync(json, JSON.stringify({ project: { id: 'shop', name: 'Shop', currency: 'EUR' } }));
-    const fromFile = await client.imports.create(await openAsBlob(json), { format: 'json', dryRun: true });
+    // The project as an import must name it, read with any key; the upload says how far it got.
+    const named = await client.project();
+    assert.deepEqual(named, {
+      id: 'shop',
+      name: (await storage.db.selectFrom('projects').select('name').where('id', '=', SHOP).executeTakeFirstOrThrow())
+        .name,
+      currency: named.currency,
+    });
+    const progress: Array<[number, number | undefined]> = [];
+    const fromFile = await client.imports.create(await openAsBlob(json), {
+      format: 'json',
+      dryRun: true,
+      onUploadProgress: (sent, total) => progress.push([sent, total]),
+    });
+    const size = (await openAsBlob(json)).size;
+    assert.deepEqual(progress.at(-1), [size, size], 'the whole file was reported sent');
     assert.equal(fromFile.dry_run, true);
     assert.equal(fromFile.format, 'json');
     assert.equal((await client.imports.wait(fromFile.id, { intervalMs: 20 })).status, 'succeeded');

@@ -11,7 +11,7 @@ import { liveServer } from '../support/live-server.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 // An operator's day in the console (CONTRACT 15), in headless Chromium against a fresh
-// server on SQLite with the demo project: one server, one browser, one page. Every request
+// server on SQLite with the demo project (import jobs running): one server, one browser, one page. Every request
 // to another origin is blocked and fails the test, as does any console error. Screenshots at
 // 1280 and 390 pixels go to a temporary folder (printed), never into the repository.
 
@@ -21,6 +21,7 @@ const FIRST_LOAD_LIMIT = 100 * 1024;
 test('the operator console, from sign-in to a webhook replay', { skip: chromium.skip, timeout: 180_000 }, async (t) => {
   const server = await liveServer(t, 'sqlite', 'demo', {
     webhooks: { worker: true, allowPrivate: true, pollMs: 200 },
+    imports: { runner: true, pollMs: 100 },
   });
   const base = server.baseUrl;
   const admin = createClient({ baseUrl: base, projectId: 'demo', apiKey: server.key });
@@ -87,6 +88,8 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     await page.getByRole('link', { name: /Paid, not yet shipped/ }).waitFor();
+    // The chart is loaded apart from the tiles: wait for its last day before counting.
+    await page.locator('.bars li').nth(13).waitFor();
     assert.equal(await page.locator('.bars li').count(), 14);
     await shoot('home');
   });
@@ -168,6 +171,79 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     assert.equal(await page.getByLabel(/^Price \(/).getAttribute('aria-invalid'), 'true');
   });
 
+  await t.test('bulk edit: a bad cell is marked and nothing is written; then both prices in one import', async () => {
+    await page.goto(`${base}/console/products?order=name_asc`);
+    await page.getByRole('button', { name: 'Bulk edit this page' }).click();
+    const [a, b] = (await admin.products.list({ order: 'name_asc', perpage: 2 })).data;
+    const price = (p: { name: string; currency: string }) => page.getByLabel(`Price of ${p.name} (${p.currency})`);
+    await price(a).fill('7.50');
+    await price(b).fill('-1');
+    const save = page.getByRole('button', { name: 'Save every change as one import' });
+    await save.click();
+    await status(/Nothing was saved/).waitFor();
+    assert.equal(await price(b).getAttribute('aria-invalid'), 'true');
+    assert.equal(await price(a).getAttribute('aria-invalid'), null);
+    assert.match((await page.locator('.bad-cell .field-error').textContent())!, /0|minimum|>=/);
+    assert.equal((await admin.products.get(a.id)).price, a.price, 'all or nothing: the good cell was not written');
+    await shoot('bulk-edit');
+    await price(b).fill('8.25');
+    await save.click();
+    await status(/Saved 2 products in one import/).waitFor();
+    const [a2, b2] = [await admin.products.get(a.id), await admin.products.get(b.id)];
+    assert.deepEqual([a2.price, b2.price], [750, 825]);
+    // The rest of each product survived the whole-record upsert.
+    assert.deepEqual(
+      { ...a2, price: a.price, updated_at: a.updated_at },
+      { ...a, updated_at: a.updated_at },
+      'only the price changed',
+    );
+    // A change behind the page's back: the import would overwrite it whole, so nothing is sent.
+    await page.getByRole('button', { name: 'Save every change as one import' }).waitFor();
+    await admin.products.update(a.id, { name: `${a.name} (renamed)` });
+    await price(a).fill('9.00');
+    await save.click();
+    await page.getByRole('alert').filter({ hasText: 'Changed or deleted by someone else' }).waitFor();
+    assert.equal((await admin.products.get(a.id)).price, 750);
+  });
+
+  await t.test('an NDJSON import: the dry run lists the bad line; a good file is checked, then applied', async () => {
+    await page.goto(`${base}/console/imports`);
+    const project = await admin.project();
+    const line = (record: object) => `${JSON.stringify(record)}\n`;
+    const good =
+      line({ type: 'project', ...project }) +
+      line({ type: 'product', id: 900001, handle: 'console-import', name: 'From the console', price: 500 });
+    const file = page.getByLabel('File to import');
+    const send = (name: string, text: string) =>
+      file.setInputFiles({ name, mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
+    const dryRun = page.getByRole('button', { name: 'Check it (dry run)' });
+    const apply = page.getByRole('button', { name: 'Apply the import' });
+    await send('bad.ndjson', good + line({ type: 'product', id: 900002, handle: 'bad-one', name: 'Bad', price: 'x' }));
+    await dryRun.click();
+    await status(/Dry run #\d+: Failed/).waitFor();
+    assert.match((await page.locator('.import-errors').textContent())!, /line 3/);
+    assert.equal(await apply.isDisabled(), true, 'a file with a bad line is not applied');
+    await send('good.ndjson', good);
+    await dryRun.click();
+    await status(/Dry run #\d+: Succeeded/).waitFor();
+    const upload = page.getByLabel('Upload');
+    assert.equal(await upload.getAttribute('value'), await upload.getAttribute('max'), 'the whole file was sent');
+    await apply.click();
+    await status(/^Import #\d+: Succeeded/).waitFor();
+    assert.equal((await admin.products.get(900001)).name, 'From the console');
+    await page.getByRole('cell', { name: 'dry run' }).nth(1).waitFor();
+    await shoot('imports');
+  });
+
+  await t.test('home: an import that failed needs attention', async () => {
+    const project = await admin.project();
+    await admin.imports.create(`${JSON.stringify({ type: 'project', ...project })}\n{"type":"product","price":"x"}\n`, {
+      wait: 30,
+    });
+    await page.goto(`${base}/console/`);
+    await page.getByRole('link', { name: /The latest import \(#\d+, .*\) failed with \d+ error/ }).waitFor();
+  });
+
   await t.test('a webhook delivery with its attempts, replayed', async () => {
     await receiver.waitFor((r) => r.deliveries.length > 0, 'a delivery of order.updated', 20_000);
     await page.goto(`${base}/console/webhooks`);
@@ -178,6 +254,11 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await status(/sent again/).waitFor();
     await receiver.waitFor((r) => r.deliveries.length > before, 'the replayed delivery', 20_000);
     await shoot('webhooks');
+    // Deleted after asking twice.
+    await page.getByRole('button', { name: `Delete endpoint ${endpoint.id}` }).click();
+    await page.getByRole('button', { name: `Delete endpoint ${endpoint.id} and its deliveries` }).click();
+    await status(`Endpoint ${endpoint.id} deleted.`).waitFor();
+    assert.deepEqual((await admin.webhooks.list()).data, []);
   });
 
   await t.test('a read-only key: what it may not do is disabled, naming the scope', async () => {
@@ -205,6 +286,12 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     assert.equal(await ship.isDisabled(), true);
     assert.match((await ship.textContent())!, /needs orders:write/);
     await shoot('read-only');
+    // The bulk editor writes through an import: imports:write, which this key lacks.
+    await page.goto(`${base}/console/products`);
+    const bulk = page.getByRole('button', { name: /Bulk edit this page/ });
+    await bulk.waitFor();
+    assert.equal(await bulk.isDisabled(), true);
+    assert.match((await bulk.textContent())!, /needs imports:write/);
   });
 
   await t.test('keyboard: the menu and a screen’s actions are reached with Tab, focus visible', async () => {

@@ -70,5 +70,5 @@ export async function threadedSqlite(readers: number): Promise<Storage> {
 /** The same storage with `plugin` on each of its connections (to count or fail queries). */
 export function withPlugin(storage: Storage, plugin: KyselyPlugin): Storage {
   const db = storage.db.withPlugin(plugin);
-  return { ...storage, db, reads: readsOver(db, storage.reads.point.withPlugin(plugin)) };
+  return { ...storage, db, reads: readsOver(db, db, storage.reads.point.withPlugin(plugin)) };
 }

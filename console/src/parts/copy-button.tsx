@@ -1,4 +1,4 @@
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { Icon } from './icons.js';
 
@@ -22,5 +22,28 @@ export function CopyButton({ text, label }: { text: string; label: string }): JS
       </button>
       <span role="status">{done}</span>
     </span>
+  );
+}
+
+/** A secret shown this once (a new key, a webhook's signing secret), with its copy button. */
+export function ShownOnce(props: {
+  heading: ComponentChildren;
+  secret: string;
+  copyLabel: string;
+  onDone: () => void;
+}): JSX.Element {
+  return (
+    <section class="secret" role="status" aria-labelledby="secret-h">
+      <h2 id="secret-h">{props.heading}</h2>
+      <p>
+        <code class="secret-text" tabIndex={0}>
+          {props.secret}
+        </code>
+      </p>
+      <CopyButton text={props.secret} label={props.copyLabel} />{' '}
+      <button type="button" onClick={props.onDone}>
+        I have stored it
+      </button>
+    </section>
   );
 }

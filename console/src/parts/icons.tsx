@@ -12,6 +12,8 @@ const PATHS = {
   users: 'M9 11a4 4 0 100-8 4 4 0 000 8zM2 21c0-4 3-6 7-6s7 2 7 6M17 11a3 3 0 100-6M22 20c0-3-2-5-5-5',
   keys: 'M15 7a4 4 0 11-3.9 5H3v3h3v3h3v-3h2.1A4 4 0 0115 7z',
   webhooks: 'M10 13a4 4 0 106 3M14 11a4 4 0 10-6-3M6 16a4 4 0 106 3',
+  imports: 'M12 16V4M7 9l5-5 5 5M4 20h16',
+  download: 'M12 4v12M7 11l5 5 5-5M4 20h16',
   lock: 'M6 11h12v10H6zM8 11V7a4 4 0 018 0v4',
   copy: 'M8 8h12v12H8zM4 16V4h12',
   out: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',

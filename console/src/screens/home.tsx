@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
-import type { Client, FulfillmentStatus, PaymentStatus } from 'storefront-client';
-import { dayLabel } from '../format.js';
+import type { Client, FulfillmentStatus, Import, PaymentStatus } from 'storefront-client';
+import { dayLabel, when } from '../format.js';
 import { Link } from '../parts/link.js';
 import { Problem } from '../parts/problem.js';
 import { useLoad } from '../parts/use-load.js';
@@ -57,12 +57,20 @@ async function failedDeliveries(client: Client): Promise<{ endpoint: number; url
   );
 }
 
+/** The newest import that was meant to write (not a dry run), if it failed: nothing of it was written. */
+async function failedImport(client: Client): Promise<Import | undefined> {
+  const latest = (await client.imports.list()).data.find((i) => !i.dry_run);
+  return latest?.status === 'failed' ? latest : undefined;
+}
+
 export function Home(): JSX.Element {
   const orders = can('orders:read');
   const hooks = can('webhooks:manage');
   const waiting = useLoad(async () => (orders ? Promise.all(WAITING.map((w) => total(api(), w.query))) : []), []);
   const chart = useLoad(async () => (orders ? perDay(api()) : []), []);
   const failed = useLoad(async () => (hooks ? failedDeliveries(api()) : []), []);
+  const imports = can('imports:write');
+  const badImport = useLoad(async () => (imports ? failedImport(api()) : undefined), []);
   return (
     <>
       <h1 id="main-heading" tabIndex={-1}>
@@ -90,7 +98,17 @@ export function Home(): JSX.Element {
       <section aria-labelledby="attention-h" class="card">
         <h2 id="attention-h">Needs attention</h2>
         {!hooks && <p class="muted">Webhook deliveries need the scope webhooks:manage.</p>}
-        <Problem error={failed.error} />
+        {!imports && <p class="muted">Imports need the scope imports:write.</p>}
+        <Problem error={failed.error ?? badImport.error} />
+        {badImport.data && (
+          <p>
+            <Link to={href('/imports')}>
+              The latest import (#{badImport.data.id}, {when(badImport.data.created_at)}) failed with{' '}
+              {badImport.data.errors_total} error{badImport.data.errors_total === 1 ? '' : 's'}: nothing of it was
+              written
+            </Link>
+          </p>
+        )}
         {failed.data && (
           <ul>
             {failed.data.filter((f) => f.failed > 0).length === 0 && hooks && <li>No failed webhook deliveries.</li>}

@@ -4,8 +4,10 @@ import { useState } from 'preact/hooks';
 import type { Key, Scope } from 'storefront-client';
 import { when } from '../format.js';
 import { Action } from '../parts/action.js';
-import { CopyButton } from '../parts/copy-button.js';
+import { ShownOnce } from '../parts/copy-button.js';
+import { ListTable } from '../parts/list-table.js';
 import { Problem } from '../parts/problem.js';
+import { useAction } from '../parts/use-action.js';
 import { useLoad } from '../parts/use-load.js';
 import { api, can, session } from '../session.js';
 
@@ -26,8 +28,7 @@ const SCOPES: { scope: Scope; says: string }[] = [
 export function Keys(): JSX.Element {
   const keys = useLoad(() => api().keys.list(), []);
   const [secret, setSecret] = useState<{ label: string; key: string; what: string } | undefined>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction(keys.reload);
   const me = session.value?.current.id;
 
   const create = async (event: SubmitEvent) => {
@@ -36,9 +37,7 @@ export function Keys(): JSX.Element {
     const form = new FormData(formElement);
     const scopes = form.getAll('scopes').map(String) as Scope[];
     const days = field(form, 'expires_in_days');
-    setBusy(true);
-    setError(undefined);
-    try {
+    await act(async () => {
       const made = await api().keys.create({
         label: field(form, 'label').trim(),
         scopes,
@@ -46,22 +45,7 @@ export function Keys(): JSX.Element {
       });
       setSecret({ label: made.label, key: made.key, what: 'New key' });
       formElement.reset();
-      keys.reload();
-    } catch (e) {
-      setError(e);
-    }
-    setBusy(false);
-  };
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await work();
-      keys.reload();
-    } catch (e) {
-      setError(e);
-    }
-    setBusy(false);
+    });
   };
 
   return (
@@ -70,20 +54,12 @@ export function Keys(): JSX.Element {
         Keys
       </h1>
       {secret && (
-        <section class="secret" role="status" aria-labelledby="secret-h">
-          <h2 id="secret-h">
-            {secret.what} “{secret.label}”: copy it now, it is not shown again
-          </h2>
-          <p>
-            <code class="secret-text" tabIndex={0}>
-              {secret.key}
-            </code>
-          </p>
-          <CopyButton text={secret.key} label="Copy the key" />{' '}
-          <button type="button" onClick={() => setSecret(undefined)}>
-            I have stored it
-          </button>
-        </section>
+        <ShownOnce
+          heading={`${secret.what} “${secret.label}”: copy it now, it is not shown again`}
+          secret={secret.key}
+          copyLabel="Copy the key"
+          onDone={() => setSecret(undefined)}
+        />
       )}
       <Problem error={error ?? keys.error} />
       <section class="card" aria-labelledby="new-key-h">
@@ -127,37 +103,26 @@ export function Keys(): JSX.Element {
         </form>
       </section>
       <div class="table-wrap">
-        <table class="list">
-          <caption>Keys that still work</caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.data.map((k) => (
-              <KeyRow
-                key={k.id}
-                item={k}
-                mine={k.id === me}
-                busy={busy}
-                onRoll={(overlap) =>
-                  void act(async () => {
-                    const rolled = await api().keys.roll(k.id, { overlap_seconds: overlap });
-                    setSecret({ label: rolled.label, key: rolled.key, what: 'Rolled key' });
-                  })
-                }
-                onRevoke={() => void act(async () => void (await api().keys.revoke(k.id)))}
-              />
-            ))}
-          </tbody>
-        </table>
+        <ListTable
+          caption="Keys that still work"
+          columns={['Key', 'Scopes', 'Expires', 'Last used', { label: 'Actions', hidden: true }]}
+        >
+          {keys.data?.data.map((k) => (
+            <KeyRow
+              key={k.id}
+              item={k}
+              mine={k.id === me}
+              busy={busy}
+              onRoll={(overlap) =>
+                void act(async () => {
+                  const rolled = await api().keys.roll(k.id, { overlap_seconds: overlap });
+                  setSecret({ label: rolled.label, key: rolled.key, what: 'Rolled key' });
+                })
+              }
+              onRevoke={() => void act(async () => void (await api().keys.revoke(k.id)))}
+            />
+          ))}
+        </ListTable>
       </div>
     </>
   );

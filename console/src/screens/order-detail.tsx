@@ -8,6 +8,7 @@ import { CHANGES, FULFILLMENT, PAYMENT, describe, differences } from '../order-f
 import { Conflict, type Versioned, changeOrder, readOrder } from '../order-writes.js';
 import { Action } from '../parts/action.js';
 import { Link } from '../parts/link.js';
+import { ListTable } from '../parts/list-table.js';
 import { Problem } from '../parts/problem.js';
 import { useLoad } from '../parts/use-load.js';
 import { href } from '../router.js';
@@ -149,37 +150,26 @@ function OrderView({
           <dt>Last changed</dt>
           <dd>{when(order.updated_at)}</dd>
         </dl>
-        <table class="list">
-          <caption>Items</caption>
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col" class="num">
-                Quantity
-              </th>
-              <th scope="col" class="num">
-                Price
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {order.items.map((item, i) => (
-              <tr key={i}>
-                <td>{item.name}</td>
-                <td class="num">{item.quantity}</td>
-                <td class="num">{formatMoney(item.price, order.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
+        <ListTable
+          caption="Items"
+          columns={['Item', { label: 'Quantity', num: true }, { label: 'Price', num: true }]}
+          foot={
             <tr>
               <th scope="row" colSpan={2}>
                 Total
               </th>
               <td class="num">{formatMoney(order.total, order.currency)}</td>
             </tr>
-          </tfoot>
-        </table>
+          }
+        >
+          {order.items.map((item, i) => (
+            <tr key={i}>
+              <td>{item.name}</td>
+              <td class="num">{item.quantity}</td>
+              <td class="num">{formatMoney(item.price, order.currency)}</td>
+            </tr>
+          ))}
+        </ListTable>
       </section>
       <section class="card" aria-labelledby="change-h">
         <h2 id="change-h">Change</h2>

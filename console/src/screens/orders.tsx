@@ -7,6 +7,7 @@ import { CHANGES, describe, orderQuery } from '../order-fields.js';
 import { Conflict, changeListed } from '../order-writes.js';
 import { Action } from '../parts/action.js';
 import { Link } from '../parts/link.js';
+import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
 import { Problem } from '../parts/problem.js';
 import { useLoad } from '../parts/use-load.js';
@@ -98,48 +99,47 @@ export function Orders(): JSX.Element {
         </section>
       )}
       <div class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
-        <table class="list">
-          <caption class="sr-only">Orders, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">
+        <ListTable
+          caption="Orders, newest first"
+          quietCaption
+          empty={
+            list.data &&
+            rows.length === 0 && (
+              <>
+                No order matches these filters.{' '}
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() => setQuery(Object.fromEntries([...params.keys()].map((k) => [k, undefined])))}
+                >
+                  Clear the filters
+                </button>
+              </>
+            )
+          }
+          columns={[
+            {
+              label: (
                 <input
                   type="checkbox"
                   aria-label="Select every order on this page"
                   checked={rows.length > 0 && rows.every((o) => selected.has(o.id))}
                   onChange={(e) => setSelected(e.currentTarget.checked ? new Set(rows.map((o) => o.id)) : new Set())}
                 />
-              </th>
-              <th scope="col">Order</th>
-              <th scope="col">Customer</th>
-              <th scope="col" class="num">
-                Total
-              </th>
-              <th scope="col">Payment</th>
-              <th scope="col">Fulfillment</th>
-              <th scope="col">Placed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((o) => (
-              <OrderRow key={o.id} order={o} selected={selected.has(o.id)} onSelect={(on) => toggle(o.id, on)} />
-            ))}
-            {list.data && rows.length === 0 && (
-              <tr>
-                <td colSpan={7}>
-                  No order matches these filters.{' '}
-                  <button
-                    type="button"
-                    class="link"
-                    onClick={() => setQuery(Object.fromEntries([...params.keys()].map((k) => [k, undefined])))}
-                  >
-                    Clear the filters
-                  </button>
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+              ),
+            },
+            'Order',
+            'Customer',
+            { label: 'Total', num: true },
+            'Payment',
+            'Fulfillment',
+            'Placed',
+          ]}
+        >
+          {rows.map((o) => (
+            <OrderRow key={o.id} order={o} selected={selected.has(o.id)} onSelect={(on) => toggle(o.id, on)} />
+          ))}
+        </ListTable>
       </div>
       {list.data && <Pager meta={list.data.meta} label="Orders" />}
     </>

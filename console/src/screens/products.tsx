@@ -1,15 +1,20 @@
 import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
 import { field } from '../format.js';
+import { Action } from '../parts/action.js';
 import type { Category, ProductListQuery } from 'storefront-client';
+import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
 import { Problem } from '../parts/problem.js';
 import { useLoad } from '../parts/use-load.js';
 import { href, navigate, place } from '../router.js';
 import { api, can } from '../session.js';
+import { BulkEditor } from './bulk-editor.js';
 import { ProductRow } from './product-row.js';
 
 // Products: search, every sort order, one category, hidden ones (products:read_hidden), pages
-// from the API; each row edits in place (product-row.tsx).
+// from the API; each row edits in place (product-row.tsx), or the whole page at once in the
+// bulk editor (bulk-editor.tsx, saved as one import).
 
 const ORDERS = [
   ['date_desc', 'Newest first'],
@@ -52,6 +57,7 @@ export function Products(): JSX.Element {
   const list = useLoad(() => api().products.list(productQuery(params)), [key]);
   const categories = useLoad(() => api().categories.list(), []);
   const hiddenAllowed = can('products:read_hidden');
+  const [bulk, setBulk] = useState(false);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -132,37 +138,30 @@ export function Products(): JSX.Element {
       </form>
       <Problem error={list.error ?? categories.error} />
       {list.data && (
-        <p class="summary" aria-live="polite">
-          <strong>{list.data.meta.total.toLocaleString()}</strong> products match
-        </p>
+        <div class="summary">
+          <p aria-live="polite">
+            <strong>{list.data.meta.total.toLocaleString()}</strong> products match
+          </p>
+          <Action scope="imports:write" aria-pressed={bulk} onClick={() => setBulk(!bulk)}>
+            {bulk ? 'Close the bulk editor' : 'Bulk edit this page'}
+          </Action>
+        </div>
       )}
-      <div class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
-        <table class="list products">
-          <caption class="sr-only">Products</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col" class="num">
-                Price
-              </th>
-              <th scope="col">Inventory</th>
-              <th scope="col">Stock</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((p) => (
-              <ProductRow key={`${p.id}-${p.updated_at}`} product={p} />
-            ))}
-            {list.data?.data.length === 0 && (
-              <tr>
-                <td colSpan={5}>No product matches.</td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+      {bulk && list.data && (
+        <BulkEditor key={list.data.data.map((p) => p.id).join()} products={list.data.data} onSaved={list.reload} />
+      )}
+      <div hidden={bulk} class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
+        <ListTable
+          caption="Products"
+          quietCaption
+          class="products"
+          empty={list.data?.data.length === 0 && 'No product matches.'}
+          columns={['Name', { label: 'Price', num: true }, 'Inventory', 'Stock', { label: 'Actions', hidden: true }]}
+        >
+          {list.data?.data.map((p) => (
+            <ProductRow key={`${p.id}-${p.updated_at}`} product={p} />
+          ))}
+        </ListTable>
       </div>
       {list.data && <Pager meta={list.data.meta} label="Products" />}
     </>

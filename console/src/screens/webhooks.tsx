@@ -3,35 +3,21 @@ import { useState } from 'preact/hooks';
 import type { WebhookDelivery, WebhookEndpoint } from 'storefront-client';
 import { when } from '../format.js';
 import { Action } from '../parts/action.js';
-import { CopyButton } from '../parts/copy-button.js';
+import { ShownOnce } from '../parts/copy-button.js';
 import { Problem } from '../parts/problem.js';
+import { useAction } from '../parts/use-action.js';
 import { useLoad } from '../parts/use-load.js';
 import { place, setQuery } from '../router.js';
 import { api } from '../session.js';
 
 // Webhook endpoints; the chosen one's deliveries with every attempt; replay a message, enable
-// an endpoint a 410 disabled, roll its secret (the new one shown once).
+// an endpoint a 410 disabled, roll its secret (the new one shown once), delete one (asked twice).
 
 export function Webhooks(): JSX.Element {
   const endpoints = useLoad(() => api().webhooks.list(), []);
   const chosen = Number(place.value.query.get('endpoint') ?? endpoints.data?.data[0]?.id ?? 0);
   const [secret, setSecret] = useState<string | undefined>();
-  const [error, setError] = useState<unknown>();
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(undefined);
-    setNote('');
-    try {
-      setNote(await work());
-      endpoints.reload();
-    } catch (e) {
-      setError(e);
-    }
-    setBusy(false);
-  };
+  const { busy, error, note, act } = useAction(endpoints.reload);
 
   return (
     <>
@@ -45,18 +31,12 @@ export function Webhooks(): JSX.Element {
         </p>
       )}
       {secret && (
-        <section class="secret" role="status" aria-labelledby="whsec-h">
-          <h2 id="whsec-h">New signing secret: copy it now, it is not shown again</h2>
-          <p>
-            <code class="secret-text" tabIndex={0}>
-              {secret}
-            </code>
-          </p>
-          <CopyButton text={secret} label="Copy the secret" />{' '}
-          <button type="button" onClick={() => setSecret(undefined)}>
-            I have stored it
-          </button>
-        </section>
+        <ShownOnce
+          heading="New signing secret: copy it now, it is not shown again"
+          secret={secret}
+          copyLabel="Copy the secret"
+          onDone={() => setSecret(undefined)}
+        />
       )}
       {endpoints.data?.data.length === 0 && <p>No endpoints yet: `storefront webhook create` adds one.</p>}
       <ul class="endpoints" aria-label="Endpoints">
@@ -73,6 +53,13 @@ export function Webhooks(): JSX.Element {
                 return `Secret of endpoint ${e.id} rolled; the old one signs for 24 hours more.`;
               })
             }
+            onDelete={() =>
+              void act(async () => {
+                await api().webhooks.delete(e.id);
+                if (e.id === chosen) setQuery({ endpoint: undefined }, true);
+                return `Endpoint ${e.id} deleted.`;
+              })
+            }
           />
         ))}
       </ul>
@@ -87,8 +74,10 @@ function EndpointItem(props: {
   busy: boolean;
   onEnable: () => void;
   onRoll: () => void;
+  onDelete: () => void;
 }): JSX.Element {
   const { endpoint: e } = props;
+  const [confirming, setConfirming] = useState(false);
   return (
     <li class={`card${props.chosen ? ' chosen' : ''}`}>
       <p>
@@ -125,6 +114,25 @@ function EndpointItem(props: {
         >
           Roll secret
         </Action>
+        {confirming ? (
+          <span role="group" aria-label={`Delete endpoint ${e.id}?`} class="confirm">
+            <Action scope="webhooks:manage" busy={props.busy} class="danger" onClick={props.onDelete}>
+              Delete endpoint {e.id} and its deliveries
+            </Action>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Keep it
+            </button>
+          </span>
+        ) : (
+          <Action
+            scope="webhooks:manage"
+            busy={props.busy}
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete endpoint ${e.id}`}
+          >
+            Delete
+          </Action>
+        )}
       </div>
     </li>
   );
@@ -137,7 +145,7 @@ function Deliveries({
 }: {
   endpoint: number;
   busy: boolean;
-  act: (work: () => Promise<string>) => Promise<void>;
+  act: (work: () => Promise<string | void>) => Promise<void>;
 }): JSX.Element {
   const list = useLoad(() => api().webhooks.deliveries(endpoint), [endpoint]);
   const replay = (d: WebhookDelivery) =>

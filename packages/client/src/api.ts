@@ -30,7 +30,7 @@ export interface ClientOptions extends RetryOptions {
 
 export interface RequestOptions {
   /** GET by default; POST when a body is given */
-  method?: 'GET' | 'HEAD' | 'POST';
+  method?: 'GET' | 'HEAD' | 'POST' | 'DELETE';
   /** sent as JSON */
   body?: unknown;
   /** sent as it is, with its media type (an import's file); a stream is sent once, never retried */
@@ -38,6 +38,8 @@ export interface RequestOptions {
   /** extra request headers, e.g. If-None-Match or If-Match */
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** another fetch for this one call (an upload that reports its progress: upload-progress.ts) */
+  fetch?: typeof fetch;
   /** answer with `{ status, etag, headers, body }` instead of the body; a 304 then resolves */
   raw?: boolean;
 }
@@ -68,8 +70,14 @@ export function createApi(options: ClientOptions): Api {
   const retryCount = options.retries ?? DEFAULT_RETRIES;
   const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
 
-  async function send(method: string, url: string, init: RequestInit, once = false): Promise<Response> {
-    const doFetch = options.fetch ?? fetch;
+  async function send(
+    method: string,
+    url: string,
+    init: RequestInit,
+    once: boolean,
+    transport?: typeof fetch,
+  ): Promise<Response> {
+    const doFetch = transport ?? options.fetch ?? fetch;
     const retries = once ? 0 : retryCount;
     for (let attempt = 1; ; attempt++) {
       let response: Response;
@@ -130,6 +138,7 @@ export function createApi(options: ClientOptions): Api {
         ...(streamed ? { duplex: 'half' } : {}),
       } as RequestInit,
       streamed,
+      request.fetch,
     );
     const etag = response.headers.get('etag');
     const fromCache = response.status === 304 && stored !== undefined;

@@ -2,6 +2,9 @@ import type { Api } from './api.js';
 import { segment } from './query.js';
 import type { Import, ImportFormat } from './records.js';
 import { sleep } from './retry.js';
+import { type UploadProgress, countingBody, progressFetch } from './upload-progress.js';
+
+export type { UploadProgress } from './upload-progress.js';
 
 // Imports over HTTP (docs/API.md, "Imports"): upload a file, then follow the job. The file is
 // sent as it is (never parsed here): a string, a Blob or File (in Node 20+, `await
@@ -20,6 +23,12 @@ export interface CreateImportOptions {
   wait?: number;
   /** a retried upload with this key answers the first import instead of starting a second */
   idempotencyKey?: string;
+  /**
+   * called as the file goes out, with the bytes sent and the file's size when known; in a
+   * browser the upload then goes through XMLHttpRequest (fetch cannot report it), in Node
+   * the file is sent as a counted stream
+   */
+  onUploadProgress?: UploadProgress;
   signal?: AbortSignal;
 }
 
@@ -49,11 +58,17 @@ export function importHelpers(api: Api) {
       if (options.wait !== undefined) headers.prefer = `wait=${Math.max(0, Math.floor(options.wait))}`;
       if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
       const type = MEDIA_TYPE[options.format ?? formatOf(file)];
+      const progress = options.onUploadProgress;
+      let data = bodyOf(file);
+      // XMLHttpRequest cannot send a stream: that one is counted as fetch reads it.
+      const transport = progress && !isStream(data) ? progressFetch(progress) : undefined;
+      if (progress && !transport) data = countingBody(data, progress);
       return api<Import>(`/imports/${options.dryRun ? '?dry_run=true' : ''}`, {
         method: 'POST',
         headers,
-        upload: { type, data: bodyOf(file) },
+        upload: { type, data },
         signal: options.signal,
+        fetch: transport,
       });
     },
     get,
@@ -73,6 +88,9 @@ export function importHelpers(api: Api) {
     },
   };
 }
+
+const isStream = (data: unknown): data is ReadableStream =>
+  typeof ReadableStream !== 'undefined' && data instanceof ReadableStream;
 
 function formatOf(file: ImportFile): ImportFormat {
   const name =

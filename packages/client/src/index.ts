@@ -2,6 +2,7 @@ import { type Api, type ClientOptions, createApi } from './api.js';
 import { changeHelpers } from './changes.js';
 import type { ApiError, CursorGoneError, NetworkError } from './errors.js';
 import { importHelpers } from './imports.js';
+import { operatorHelpers } from './operator.js';
 import { resourceHelpers } from './resources.js';
 import { type Mirror, type SyncOptions, syncMirror } from './sync.js';
 
@@ -24,14 +25,14 @@ export type Client = ReturnType<typeof clientHelpers> & {
   api: Api;
   /** Imports over HTTP: create (upload a file), get, list, wait, cancel (imports.ts) */
   imports: ReturnType<typeof importHelpers>;
-};
+} & ReturnType<typeof operatorHelpers>;
 
 /**
  * What `window.storefront` of /toolkit.js holds (browser.ts): the client, settable by `init()`.
- * Without imports: a shop's pages never hold a key that may write a catalog (and the script
- * stays small).
+ * Without imports and the operator's calls (project, keys, webhooks): a shop's pages never
+ * hold a key that may write a catalog or manage keys (and the script stays small).
  */
-export type Storefront = Omit<Client, 'imports'> & {
+export type Storefront = Omit<Client, 'imports' | 'project' | 'keys' | 'webhooks'> & {
   init(settings: StorefrontSettings): Storefront;
   ApiError: typeof ApiError;
   NetworkError: typeof NetworkError;
@@ -41,14 +42,14 @@ export type StorefrontSettings = Partial<Pick<ClientOptions, 'baseUrl' | 'projec
 
 export function createClient(options: ClientOptions): Client {
   const api = createApi(options);
-  return { api, ...clientHelpers(api), imports: importHelpers(api) };
+  return { api, ...clientHelpers(api), ...operatorHelpers(api), imports: importHelpers(api) };
 }
 
 export type { Api, ClientOptions, RawAnswer, RequestOptions } from './api.js';
 export { DEFAULT_CHANGE_TYPES, type ChangeFeed, type ChangesOptions } from './changes.js';
 export { memoryCache, type CachedAnswer, type ConditionalCache } from './conditional-cache.js';
 export type { RetryOptions } from './retry.js';
-export type { CreateImportOptions, ImportFile, WaitOptions } from './imports.js';
+export type { CreateImportOptions, ImportFile, UploadProgress, WaitOptions } from './imports.js';
 export { ApiError, CursorGoneError, NetworkError, type ErrorBody } from './errors.js';
 export {
   mirrorKey,

@@ -6,6 +6,7 @@ import type {
   Key,
   KeyCreate,
   KeyRoll,
+  ProjectInfo,
   RevokedKey,
   RolledKey,
   WebhookCreate,
@@ -16,9 +17,10 @@ import type {
   WebhookRoll,
 } from './records.js';
 
-// The operator's calls: the project's keys and webhooks (docs/API.md, "Keys over HTTP" and
-// "Webhooks"). Like resources.ts, each helper is one api() call with typed input and answer.
-// `keys.current()` needs any valid key; the rest need keys:manage or webhooks:manage.
+// The operator's calls: the project itself, its keys and webhooks (docs/API.md, "The project",
+// "Keys over HTTP" and "Webhooks"). Like resources.ts, each helper is one api() call with typed
+// input and answer. `project()` and `keys.current()` need any valid key; the rest need
+// keys:manage or webhooks:manage. Not in /toolkit.js: a shop's pages hold no operator's key.
 
 export function keyHelpers(api: Api) {
   return {
@@ -41,11 +43,19 @@ export function webhookHelpers(api: Api) {
     replay: (messageId: string) =>
       api<WebhookReplay>(`/webhooks/messages/${segment(messageId)}/replay`, { method: 'POST' }),
     enable: (endpoint: number) => api<WebhookEndpoint>(`/webhooks/${segment(endpoint)}/enable`, { method: 'POST' }),
+    /** Removes the endpoint and its deliveries; answers `{ id, deleted: true }`. */
+    delete: (endpoint: number) =>
+      api<{ id: number; deleted: true }>(`/webhooks/${segment(endpoint)}`, { method: 'DELETE' }),
     rollSecret: (endpoint: number, body: WebhookRoll = {}) =>
       api<WebhookEndpointWithSecret>(`/webhooks/${segment(endpoint)}/roll-secret`, { method: 'POST', body }),
   };
 }
 
 export function operatorHelpers(api: Api) {
-  return { keys: keyHelpers(api), webhooks: webhookHelpers(api) };
+  return {
+    /** The project: its id, name and currency, as an import file must name it. */
+    project: () => api<ProjectInfo>('/'),
+    keys: keyHelpers(api),
+    webhooks: webhookHelpers(api),
+  };
 }

@@ -41,6 +41,8 @@ export type KeyRoll = BodyOf<`${Project}/keys/{key_id}/roll`>;
 /** A new key: its secret is in `key`, shown this once. */
 export type CreatedKey = AnswerOf<`${Project}/keys/`, 'post', 201>;
 export type RolledKey = AnswerOf<`${Project}/keys/{key_id}/roll`, 'post', 201>;
+/** The project as an import file names it: id, name, currency (`GET /v2/projects/<id>`). */
+export type ProjectInfo = AnswerOf<Project, 'get', 200>;
 export type RevokedKey = AnswerOf<`${Project}/keys/{key_id}/revoke`, 'post', 200>;
 
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];

@@ -1,6 +1,5 @@
 import type { Api } from './api.js';
 import { type WalkOptions, listWalk } from './list-walk.js';
-import { operatorHelpers } from './operator.js';
 import { queryString, segment } from './query.js';
 import type {
   Category,
@@ -73,7 +72,6 @@ export function userHelpers(api: Api) {
 /** Every resource's helpers over one api function. */
 export function resourceHelpers(api: Api) {
   return {
-    ...operatorHelpers(api),
     products: productHelpers(api),
     plans: planHelpers(api),
     categories: categoryHelpers(api),

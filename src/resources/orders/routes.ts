@@ -31,7 +31,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
       const { rows, total, items } = await listOrders(
-        app.storage.reads,
+        request.reads,
         {
           projectId: request.project.id,
           paymentStatus: q.payment_status,
@@ -63,7 +63,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.order_id;
-      const found = await getOrder(app.storage.reads, request.project.id, id);
+      const found = await getOrder(request.reads, request.project.id, id);
       if (!found) throw new ApiError(404, `order ${id} not found`);
       return presentOrder(found.row, found.items);
     },

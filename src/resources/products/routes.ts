@@ -43,7 +43,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
       const { products, total } = await listProducts(
-        app.storage.reads,
+        request.reads,
         {
           projectId: request.project.id,
           includeHidden: q.fetch_hidden === true,
@@ -78,7 +78,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request, reply) => {
       const ref = parseRef(request.params.product, 'product');
-      const found = await findProduct(app.storage.reads, request.project.id, ref, request.query.fetch_hidden === true);
+      const found = await findProduct(request.reads, request.project.id, ref, request.query.fetch_hidden === true);
       if (!found) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
       // The row and its version were read in one statement: the kept JSON of that version,
       // or this row's, kept for the next reader of it (src/cache/record-cache.ts).

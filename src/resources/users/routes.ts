@@ -24,7 +24,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const page = request.query.page ?? 1;
       const perpage = request.query.perpage ?? 20;
-      const { rows, total, subscriptions } = await listUsers(app.storage.reads, request.project.id, page, perpage);
+      const { rows, total, subscriptions } = await listUsers(request.reads, request.project.id, page, perpage);
       return {
         data: rows.map((r) => presentUser(r, subscriptions.get(r.id) ?? [])),
         meta: pageMeta(page, perpage, total),
@@ -46,7 +46,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.user_id;
-      const found = await getUser(app.storage.reads, request.project.id, id);
+      const found = await getUser(request.reads, request.project.id, id);
       if (!found) throw new ApiError(404, `user ${id} not found`);
       return presentUser(found.row, found.subscriptions);
     },

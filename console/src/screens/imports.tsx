@@ -1,0 +1,197 @@
+import type { JSX } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import type { Import, ImportFormat } from 'storefront-client';
+import { when } from '../format.js';
+import { Action } from '../parts/action.js';
+import { ImportOutcome, importEnded, sizeOf } from '../parts/import-outcome.js';
+import { ListTable } from '../parts/list-table.js';
+import { Problem } from '../parts/problem.js';
+import { useLoad } from '../parts/use-load.js';
+import { api } from '../session.js';
+
+// Imports (CONTRACT 14, 15): choose a file, check it with a dry run, watch the upload and then
+// the import, read the bad records by place, then apply it; the latest imports below. The
+// upload's progress comes from the client's onUploadProgress (XMLHttpRequest in a browser),
+// the import's from polling imports.get until it ends.
+
+/** The format of a file by its name; undefined for one the API does not take. */
+function formatOf(name: string): ImportFormat | undefined {
+  if (/\.json$/i.test(name)) return 'json';
+  if (/\.(ndjson|jsonl)$/i.test(name)) return 'ndjson';
+  return undefined;
+}
+
+interface Upload {
+  sent: number;
+  total: number | undefined;
+}
+
+export function Imports(): JSX.Element {
+  const history = useLoad(() => api().imports.list(), []);
+  const [file, setFile] = useState<File | undefined>();
+  const [upload, setUpload] = useState<Upload | undefined>();
+  const [current, setCurrent] = useState<Import | undefined>();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  // The file whose dry run found nothing wrong: only that one may be applied.
+  const [checked, setChecked] = useState<File | undefined>();
+  const stop = useRef<AbortController | undefined>(undefined);
+  const format = file && formatOf(file.name);
+
+  const choose = (event: Event) => {
+    const chosen = (event.currentTarget as HTMLInputElement).files?.[0];
+    setFile(chosen);
+    setChecked(undefined);
+    setCurrent(undefined);
+    setUpload(undefined);
+    setError(
+      chosen && !formatOf(chosen.name) ? new Error(`${chosen.name}: choose a .json or .ndjson file`) : undefined,
+    );
+  };
+
+  const run = async (dryRun: boolean) => {
+    if (!file || !format) return;
+    setBusy(true);
+    setError(undefined);
+    setCurrent(undefined);
+    setUpload({ sent: 0, total: file.size });
+    stop.current = new AbortController();
+    try {
+      const created = await api().imports.create(file, {
+        format,
+        dryRun,
+        onUploadProgress: (sent, total) => setUpload({ sent, total }),
+        signal: stop.current.signal,
+      });
+      setCurrent(created);
+      const done = importEnded(created)
+        ? created
+        : await api().imports.wait(created.id, {
+            intervalMs: 400,
+            onProgress: setCurrent,
+            signal: stop.current.signal,
+          });
+      setCurrent(done);
+      if (dryRun && done.status === 'succeeded') setChecked(file);
+      if (!dryRun && done.status === 'succeeded') setChecked(undefined);
+    } catch (e) {
+      setError(e);
+    }
+    stop.current = undefined;
+    setBusy(false);
+    history.reload();
+  };
+
+  const cancel = async () => {
+    if (!current) {
+      stop.current?.abort();
+      return;
+    }
+    try {
+      // The poll sees the import canceled at its next look and ends.
+      setCurrent(await api().imports.cancel(current.id));
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  const running = busy && (current === undefined || !importEnded(current));
+  return (
+    <>
+      <h1 id="main-heading" tabIndex={-1}>
+        Imports
+      </h1>
+      <section class="card" aria-labelledby="upload-h">
+        <h2 id="upload-h">Import a file</h2>
+        <p class="muted">
+          A JSON document or NDJSON lines in the import format (README, “Import format”). One import is all or nothing:
+          check it with a dry run first, then apply it.
+        </p>
+        <div class="filters">
+          <label>
+            File to import
+            <input type="file" accept=".json,.ndjson,.jsonl,application/json,application/x-ndjson" onChange={choose} />
+          </label>
+          <Action scope="imports:write" busy={busy} disabled={!format} onClick={() => void run(true)}>
+            Check it (dry run)
+          </Action>
+          <Action
+            scope="imports:write"
+            busy={busy}
+            disabled={!file || checked !== file}
+            class="primary"
+            onClick={() => void run(false)}
+            title={checked === file ? undefined : 'After a dry run that found nothing wrong'}
+          >
+            Apply the import
+          </Action>
+          {running && (
+            <button type="button" class="danger" onClick={() => void cancel()}>
+              Cancel the import
+            </button>
+          )}
+        </div>
+        <Problem error={error} />
+        {upload && (
+          <div class="progress">
+            <label>
+              Upload
+              <progress max={upload.total ?? 1} value={upload.sent} />
+            </label>
+            <span>
+              {sizeOf(upload.sent)} of {sizeOf(upload.total ?? upload.sent)} sent
+            </span>
+          </div>
+        )}
+        {current && (
+          <div class="progress">
+            <label>
+              Import
+              <progress max={1} value={current.progress} />
+            </label>
+            <span>{current.records_read.toLocaleString()} records read</span>
+          </div>
+        )}
+        {current && <ImportOutcome item={current} />}
+      </section>
+      <section aria-labelledby="history-h">
+        <h2 id="history-h">
+          Latest imports{' '}
+          <button type="button" onClick={history.reload}>
+            Refresh
+          </button>
+        </h2>
+        <Problem error={history.error} />
+        <div class="table-wrap">
+          <ListTable
+            caption="The latest imports, newest first"
+            quietCaption
+            columns={[
+              'Import',
+              'Started',
+              'Kind',
+              'Status',
+              { label: 'Records', num: true },
+              { label: 'Errors', num: true },
+            ]}
+          >
+            {history.data?.data.map((i) => (
+              <tr key={i.id}>
+                <td>
+                  #{i.id} <span class="muted">{i.format}</span>
+                </td>
+                <td>{when(i.started_at ?? i.created_at)}</td>
+                <td>{i.dry_run ? 'dry run' : 'import'}</td>
+                <td>
+                  <span class={`tag import-${i.status}`}>{i.status}</span>
+                </td>
+                <td class="num">{i.records_read.toLocaleString()}</td>
+                <td class="num">{i.errors_total.toLocaleString()}</td>
+              </tr>
+            ))}
+          </ListTable>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+// What this process wrote last, per project: a caller that sends no Storefront-Version still
+// reads its own writes (CONTRACT 16), since the request is answered from a database that has
+// reached the version this process last committed for the project. Kept per storage (tests run
+// many apps in one process), keyed by its `db`; bounded, the oldest project forgotten first
+// (a forgotten project only loses the guarantee for callers of this process that send nothing).
+
+const MAX_PROJECTS = 10_000;
+
+const written = new WeakMap<object, Map<string, number>>();
+
+/** The write unit calls this after each commit (src/writes/write-project.ts). */
+export function noteWrite(db: object, projectId: string, version: number): void {
+  let versions = written.get(db);
+  if (!versions) written.set(db, (versions = new Map<string, number>()));
+  if (version <= (versions.get(projectId) ?? 0)) return;
+  versions.delete(projectId); // to the end of the insertion order: the newest
+  versions.set(projectId, version);
+  if (versions.size > MAX_PROJECTS) versions.delete(versions.keys().next().value as string);
+}
+
+/** The highest version of the project this process committed through `db`; 0 when none. */
+export function writtenVersion(db: object, projectId: string): number {
+  return written.get(db)?.get(projectId) ?? 0;
+}
