@@ -6,7 +6,7 @@ import type { Request } from './cases.js';
 import type { WriterJob, WriterReport } from './live-writer.js';
 import { type LoadResult, load } from './load.js';
 import type { Pools } from './pools.js';
-import { ROOT, serverRootOf } from './processes.js';
+import { ROOT, cpuMs, serverRootOf, watchRss } from './processes.js';
 import type { Random } from './random.js';
 
 // A live shop (issue 26): a storefront's popular pages read while orders arrive and change,
@@ -24,6 +24,10 @@ export interface LiveRow {
   /** reads/s beside the writes over reads/s alone */
   ratio: number;
   writes: { done: number; failed: number; p50: number; p99: number };
+  /** the server's CPU time per 1,000 reads, alone and beside the writes (ms; the writes' own CPU included) */
+  cpu_per_1000: { alone: number; beside: number };
+  /** the server's peak RSS while the reads ran beside the writes (MiB) */
+  server_rss_mib: number;
 }
 
 interface Load {
@@ -49,6 +53,8 @@ export interface LiveContext {
   seconds: number;
   warmup: number;
   connections: number;
+  /** the server process: its CPU time and RSS are sampled */
+  serverPid: number;
   log(line: string): void;
 }
 
@@ -73,6 +79,15 @@ export async function liveShop(ctx: LiveContext): Promise<LiveRow[]> {
   const pages = popularPages(pools, random);
   const reads = (seconds: number) =>
     load(ctx.base, { seconds, connections: ctx.connections, expect: 200, next: () => random.pick(pages) });
+  // CPU per 1,000 reads: what a read costs the server, which the load on a shared machine
+  // changes far less than the rate.
+  const measured = async (seconds: number) => {
+    const cpuBefore = cpuMs(ctx.serverPid);
+    const result = await reads(seconds);
+    const requests = result.rps * seconds;
+    const perThousand = requests > 0 ? Math.round(((cpuMs(ctx.serverPid) - cpuBefore) / requests) * 1000) : 0;
+    return { result, perThousand };
+  };
   const project = (
     await sql<{
       name: string;
@@ -97,7 +112,7 @@ export async function liveShop(ctx: LiveContext): Promise<LiveRow[]> {
   for (const l of LOADS) {
     // Reads alone first, warmed: the baseline of this load, measured right before it.
     if (ctx.warmup > 0) await reads(ctx.warmup);
-    const alone = await reads(ctx.seconds);
+    const { result: alone, perThousand: cpuAlone } = await measured(ctx.seconds);
     const job: WriterJob = {
       ...l.job,
       seconds: ctx.seconds,
@@ -112,9 +127,11 @@ export async function liveShop(ctx: LiveContext): Promise<LiveRow[]> {
       maxProductId: pools.maxProductId,
     };
     firstOrderId += 1_000_000;
+    const stopRss = watchRss(ctx.serverPid);
     const writer = writeAtRate(job);
-    const beside = await reads(ctx.seconds);
+    const { result: beside, perThousand: cpuBeside } = await measured(ctx.seconds);
     const written = await writer;
+    const peak = stopRss();
     if (written.error) ctx.log(`  live: ${l.name}: a write failed: ${written.error}`);
     const times = written.times.sort((a, b) => a - b);
     const q = (f: number) =>
@@ -127,10 +144,12 @@ export async function liveShop(ctx: LiveContext): Promise<LiveRow[]> {
       reads: beside,
       ratio: Math.round((beside.rps / alone.rps) * 1000) / 1000,
       writes: { done: times.length, failed: written.failed, p50: q(0.5), p99: q(0.99) },
+      cpu_per_1000: { alone: cpuAlone, beside: cpuBeside },
+      server_rss_mib: Math.round(peak / 2 ** 20),
     };
     rows.push(row);
     ctx.log(
-      `  live: ${l.name}: reads ${Math.round(beside.rps)} req/s (alone ${Math.round(alone.rps)}, ${row.ratio.toFixed(2)}×), read p99 ${beside.p99} ms (alone ${alone.p99}), writes ${row.writes.done} p99 ${row.writes.p99} ms, failed ${row.writes.failed}, unexpected reads ${beside.unexpected}`,
+      `  live: ${l.name}: reads ${Math.round(beside.rps)} req/s (alone ${Math.round(alone.rps)}, ${row.ratio.toFixed(2)}×), read p99 ${beside.p99} ms (alone ${alone.p99}), writes ${row.writes.done} p99 ${row.writes.p99} ms, failed ${row.writes.failed}, unexpected reads ${beside.unexpected}, server CPU per 1,000 reads ${cpuAlone} → ${cpuBeside} ms, RSS ${row.server_rss_mib} MiB`,
     );
   }
   return rows;
@@ -150,12 +169,12 @@ function writeAtRate(job: WriterJob): Promise<WriterReport> {
 /** The live-shop rows as a Markdown table. */
 export function liveTable(rows: LiveRow[]): string {
   const out = [
-    '| backend | products | writes beside the reads | reads/s alone | reads/s | ratio | read p99 alone ms | read p99 ms | writes | write p99 ms | failed |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| backend | products | writes beside the reads | reads/s alone | reads/s | ratio | read p99 alone ms | read p99 ms | writes | write p99 ms | failed | CPU ms / 1,000 reads alone → beside | server RSS MiB |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rows)
     out.push(
-      `| ${r.backend} | ${r.size} | ${r.load} | ${Math.round(r.alone.rps)} | ${Math.round(r.reads.rps)} | ${r.ratio.toFixed(2)}× | ${r.alone.p99} | ${r.reads.p99} | ${r.writes.done} | ${r.writes.p99} | ${r.writes.failed + r.reads.unexpected} |`,
+      `| ${r.backend} | ${r.size} | ${r.load} | ${Math.round(r.alone.rps)} | ${Math.round(r.reads.rps)} | ${r.ratio.toFixed(2)}× | ${r.alone.p99} | ${r.reads.p99} | ${r.writes.done} | ${r.writes.p99} | ${r.writes.failed + r.reads.unexpected} | ${r.cpu_per_1000?.alone ?? '–'} → ${r.cpu_per_1000?.beside ?? '–'} | ${r.server_rss_mib ?? '–'} |`,
     );
   return out.join('\n');
 }

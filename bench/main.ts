@@ -279,7 +279,20 @@ async function measureSize(
     // Each size draws from its own stream of the seed: the same inputs on every backend.
     const random = seeded(seed + size);
     const liveCases = () =>
-      liveShop({ backend, size, base, url, storage, pools, random, seconds, warmup, connections, log });
+      liveShop({
+        backend,
+        size,
+        base,
+        url,
+        storage,
+        pools,
+        random,
+        seconds,
+        warmup,
+        connections,
+        serverPid: server.pid,
+        log,
+      });
     if (liveOnly) {
       live.push(...(await liveCases()));
       return { rows, imports, generated, planCheck, live, bulk };

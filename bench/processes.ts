@@ -49,6 +49,19 @@ export function rss(pid: number): number {
   }
 }
 
+/** CPU time a process has used so far, user and system, in milliseconds (Linux), or 0 when unknown. */
+export function cpuMs(pid: number): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the command's closing parenthesis; clock
+    // ticks of 10 ms (USER_HZ is 100 on Linux).
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** Samples a process's RSS every 100 ms until stopped; returns the highest seen. */
 export function watchRss(pid: number): () => number {
   let peak = rss(pid);

@@ -16,19 +16,23 @@ import { type CacheKind, type VersionedProject, versionedKey } from './versioned
 //
 // STOREFRONT_COUNT_CACHE=0 turns it off (src/config.ts; the bench uses it to measure the
 // queries alone).
+//
+// The same cache, holding other values, keeps the ids of products list pages (`T`: their ids
+// and total, src/resources/products/list.ts), keyed by the versions of what decides which
+// products a page holds, so that a stock update leaves them valid.
 
-export class CountCache {
-  private readonly counts: Lru<number>;
-  private readonly counting = new Map<string, Promise<number>>();
+export class CountCache<T = number> {
+  private readonly counts: Lru<T>;
+  private readonly counting = new Map<string, Promise<T>>();
 
   constructor(
     private readonly enabled: boolean,
     maxEntries: number,
   ) {
-    this.counts = new Lru<number>(maxEntries);
+    this.counts = new Lru<T>(maxEntries);
   }
 
-  get(project: VersionedProject, kind: CacheKind, filterKey: string, count: () => Promise<number>): Promise<number> {
+  get(project: VersionedProject, kind: CacheKind, filterKey: string, count: () => Promise<T>): Promise<T> {
     if (!this.enabled) return count();
     const key = versionedKey(project, kind, filterKey);
     const hit = this.counts.get(key);
@@ -62,4 +66,12 @@ export class CountCache {
 export interface CountScope {
   cache: CountCache;
   project: VersionedProject;
+  /** the ids of list pages with their totals (the same cache, other values) */
+  pages?: CountCache<ListPage>;
+}
+
+/** A page of a list: its records' ids, and the list's total. */
+export interface ListPage {
+  ids: number[];
+  total: number;
 }

@@ -42,9 +42,7 @@ export class RecordCache {
     /** FOR TESTS ONLY: keys without the version (CacheConfig.brokenRecordVersions) */
     private readonly broken = false,
   ) {
-    // A string's UTF-16 length counts each character twice at most; V8 keeps one-byte
-    // strings in one byte a character. 64 for the key and the entry.
-    this.kept = new Lru<string>(maxBytes, (json) => json.length + 64);
+    this.kept = new Lru<string>(maxBytes, weigh);
   }
 
   /**
@@ -114,3 +112,14 @@ export class RecordCache {
     return `${scope.id}\u0000${scope.created_at}\u0000${scope.currency}\u0000${r.id}\u0000${version}`;
   }
 }
+
+/**
+ * An entry's heap bytes: V8 keeps a string of Latin-1 characters in one byte each, any other in
+ * two; the key, the map's entry and its bookkeeping came to about 430 bytes more a product
+ * (measured with 20,000 generated products: 920 bytes of heap each for 492 characters of JSON).
+ */
+function weigh(json: string): number {
+  return (NOT_LATIN1.test(json) ? 2 : 1) * json.length + 430;
+}
+
+const NOT_LATIN1 = /[\u0100-\uffff]/;

@@ -7,10 +7,13 @@ import type { Project } from '../resources/projects/repository.js';
  * write that changed that type (src/writes/type-versions.ts), and the project row is read on
  * every request, so a key names the state of exactly what the answer depends on.
  *
- * - products (lists, single products, `ids=`, their totals): products, and categories (a
- *   product shows its category ids; a deleted category is also declared as a change of its
- *   products, but a category write is rare and keying on it costs nothing). The currency
- *   every product shows is declared as a change of every product.
+ * - products (lists, single products, `ids=`): products, and categories (a product shows its
+ *   category ids; a deleted category is also declared as a change of its products, but a
+ *   category write is rare and keying on it costs nothing). The currency every product
+ *   shows is declared as a change of every product.
+ * - productLists (the totals of products lists): the product writes that can move a product
+ *   in or out of a list (not a stock change: no filter reads stock), and categories.
+ *   Each product's own JSON is kept by its own version (src/cache/record-cache.ts).
  * - orders (lists and totals): orders only. Items keep their own name and price; a deleted
  *   product nulls its items' product_id, which the deletion declares as order changes.
  * - plans, users: their own type (a user shows its subscriptions' plan ids, so plans too).
@@ -18,6 +21,7 @@ import type { Project } from '../resources/projects/repository.js';
  */
 export const CACHE_READS = {
   products: ['products_version', 'categories_version'],
+  productLists: ['product_lists_version', 'categories_version'],
   orders: ['orders_version'],
   plans: ['plans_version'],
   users: ['users_version', 'plans_version'],

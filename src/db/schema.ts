@@ -29,6 +29,11 @@ export interface ProjectTable {
   plans_version: Generated<number>;
   users_version: Generated<number>;
   orders_version: Generated<number>;
+  /**
+   * the data_version of the last write that changed a product in a way a list can show by
+   * where it is (membership, order, totals): not a stock change (migration 015)
+   */
+  product_lists_version: Generated<number>;
   /** the highest seq of a deletion purged from the change log: older cursors are gone (migration 008) */
   changes_floor: Generated<number>;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { CountCache } from '../cache/count-cache.js';
+import { CountCache, type ListPage } from '../cache/count-cache.js';
 import { RecordCache } from '../cache/record-cache.js';
 import type { CacheConfig } from '../config.js';
 import type { Storage } from '../db/connect.js';
@@ -14,6 +14,7 @@ export default fp(
   async function storage(app: FastifyInstance, options: { storage: Storage; caches: CacheConfig }) {
     app.decorate('storage', options.storage);
     app.decorate('counts', new CountCache(options.caches.counts, options.caches.countEntries));
+    app.decorate('pages', new CountCache<ListPage>(options.caches.counts, options.caches.countEntries));
     const { records, recordBytes, brokenRecordVersions } = options.caches;
     app.decorate('records', new RecordCache(records, recordBytes, brokenRecordVersions));
   },

@@ -1,5 +1,5 @@
 import type { AnswerStore, CachedAnswer } from '../cache/answer-store.js';
-import type { CountCache } from '../cache/count-cache.js';
+import type { CountCache, ListPage } from '../cache/count-cache.js';
 import type { RecordCache } from '../cache/record-cache.js';
 import type { CacheKind } from '../cache/versioned-key.js';
 import type { Storage } from '../db/connect.js';
@@ -21,6 +21,8 @@ declare module 'fastify' {
     storage: Storage;
     /** exact totals per filter and version of what they count (storage.ts, src/cache/count-cache.ts) */
     counts: CountCache;
+    /** the ids of products list pages and their totals, by the version of what lists hold (storage.ts) */
+    pages: CountCache<ListPage>;
     /** each product's presented JSON, by its own version (storage.ts, src/cache/record-cache.ts) */
     records: RecordCache;
     /** the stored answers, or null when STOREFRONT_ANSWER_CACHE is off (answer-cache.ts) */

@@ -25,14 +25,17 @@ export class ChangeSet {
   private pending: ChangeEntry[] = [];
   private readonly byType = new Map<ChangeType, { records?: Map<number, ChangeAction>; all: boolean }>();
   private listed = 0;
+  /** types with a change other than in place (src/writes/type-versions.ts) */
+  private readonly movedTypes = new Set<ChangeType>();
 
   constructor(
     private readonly trx: Kysely<Database>,
     private readonly projectId: string,
   ) {}
 
-  async add(type: ChangeType, ids: readonly number[], action: ChangeAction): Promise<void> {
+  async add(type: ChangeType, ids: readonly number[], action: ChangeAction, inPlace = false): Promise<void> {
     if (ids.length === 0) return;
+    if (!inPlace) this.movedTypes.add(type);
     const of = this.of(type);
     for (const id of ids) {
       this.pending.push({ type, id, action });
@@ -48,6 +51,7 @@ export class ChangeSet {
   async addAll(type: 'product'): Promise<void> {
     await this.flush();
     await recordAllChanged(this.trx, this.projectId, type, 'products');
+    this.movedTypes.add(type);
     const of = this.of(type);
     of.all = true;
     of.records = undefined;
@@ -59,6 +63,11 @@ export class ChangeSet {
     const entries = this.pending;
     this.pending = [];
     await recordChanges(this.trx, this.projectId, entries);
+  }
+
+  /** The types with a change that a list can show by where the record is (not in place). */
+  moved(): ReadonlySet<ChangeType> {
+    return this.movedTypes;
   }
 
   /** Each changed type, with its records while they are few enough to list. */

@@ -19,16 +19,21 @@ const COLUMN: Record<ChangeType, keyof ProjectTable> = {
   order: 'orders_version',
 };
 
-/** Sets the version of each changed type to the write's data_version. */
+/**
+ * Sets the version of each changed type to the write's data_version, and the products
+ * lists' version (migration 015) when a product changed other than in place (`moved`).
+ */
 export async function setTypeVersions(
   trx: Kysely<Database>,
   projectId: string,
   types: Iterable<ChangeType>,
+  moved: ReadonlySet<ChangeType>,
 ): Promise<void> {
   // FOR TESTS ONLY: broken on purpose, cached answers outlive the writes (src/config.ts).
   if (brokenTypeVersions()) return;
   const set: Record<string, unknown> = {};
   for (const type of types) set[COLUMN[type]] = sql`data_version`;
+  if (moved.has('product')) set.product_lists_version = sql`data_version`;
   if (Object.keys(set).length === 0) return;
   await trx.updateTable('projects').set(set).where('id', '=', projectId).execute();
 }

@@ -38,6 +38,11 @@ export interface WriteContext {
   readonly versionBefore: number | undefined;
   /** declares records this write changed (an upsert: the record now exists; a delete: it is gone) */
   changed(type: ChangeType, ids: readonly number[], action?: ChangeAction): Promise<void>;
+  /**
+   * declares products changed in place: nothing any list filters, orders or counts by (only
+   * their stock), so the products lists' totals stay valid (type-versions.ts)
+   */
+  changedInPlace(type: 'product', ids: readonly number[]): Promise<void>;
   /** declares that every product changed (a new currency, which each of them shows) */
   changedAllProducts(): Promise<void>;
   /** the resource's tally of derived rows for this write (written before commit), if it keeps any */
@@ -84,6 +89,7 @@ export async function writeProject<T>(
       projectId,
       versionBefore,
       changed: (type, ids, action = 'upsert') => changes.add(type, ids, action),
+      changedInPlace: (type, ids) => changes.add(type, ids, 'upsert', true),
       changedAllProducts: () => changes.addAll('product'),
       tally(resource) {
         if (!resource.derived) return undefined;
@@ -98,7 +104,7 @@ export async function writeProject<T>(
     const value = await work(ctx);
     for (const tally of tallies.values()) await tally.finish();
     await changes.flush();
-    await setTypeVersions(trx, projectId, changes.types().keys());
+    await setTypeVersions(trx, projectId, changes.types().keys(), changes.moved());
     await enqueueEvents(trx, projectId, () =>
       eventsOf(trx, projectId, changes, batch ? { counts, versionBefore } : undefined),
     );

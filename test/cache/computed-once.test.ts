@@ -18,6 +18,7 @@ const project = (products: number) => ({
   id: 'shop',
   created_at: 1,
   products_version: products,
+  product_lists_version: products,
   categories_version: 1,
   plans_version: 1,
   users_version: 1,
@@ -90,5 +91,47 @@ eachBackend('answers are computed once, and survive writes of other types', (bac
     const afterProduct = await burst();
     assert.equal(reads, 2, 'a product update: computed again, once');
     assert.ok(afterProduct.every((r) => r.body.data[0].name === 'Renamed once'));
+  });
+});
+
+eachBackend('totals survive the product writes that cannot change them', (backend) => {
+  test('a stock update keeps the lists totals and changes the product shown; a price update counts again', async (t) => {
+    const { app, storage, key } = await testApp(t, backend, { rateLimit: false });
+    await importDocument(storage.db, shopDocument());
+    const k = await key('shop');
+    let counted = 0;
+    const get = app.counts.get.bind(app.counts);
+    app.counts.get = (project, kind, filter, count) =>
+      get(project, kind, filter, () => {
+        counted++;
+        return count();
+      });
+    const url = `${P}/products/?perpage=100`;
+    const before = (await call(app, 'GET', url)).body;
+    const once = counted;
+    assert.ok(once > 0);
+    const product = before.data[0];
+    const stock =
+      product.inventory_type === 'advanced'
+        ? { stock_quantity: product.stock_quantity + 7 }
+        : { in_stock: !product.in_stock };
+    assert.equal(
+      (await call(app, 'POST', `${P}/products/${product.id}`, { headers: bearer(k), body: stock })).status,
+      200,
+    );
+    const afterStock = (await call(app, 'GET', url)).body;
+    assert.equal(counted, once, 'a stock update leaves the totals valid');
+    const shown = afterStock.data.find((p: { id: number }) => p.id === product.id);
+    assert.deepEqual({ ...shown, updated_at: 0 }, { ...product, ...stock, in_stock: shown.in_stock, updated_at: 0 });
+    assert.equal((await call(app, 'GET', `${P}/products/${product.id}`)).body.in_stock, shown.in_stock);
+
+    const price = { price: product.price + 1 };
+    assert.equal(
+      (await call(app, 'POST', `${P}/products/${product.id}`, { headers: bearer(k), body: price })).status,
+      200,
+    );
+    const afterPrice = (await call(app, 'GET', url)).body;
+    assert.ok(counted > once, 'a price update counts again');
+    assert.equal(afterPrice.data.find((p: { id: number }) => p.id === product.id).price, price.price);
   });
 });

@@ -85,6 +85,7 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
   // What was acknowledged: each value is recorded once its write has answered.
   const acked: Acked = { prices: new Map(), notes: new Map(), renamed: 0, imported: 0 };
   let counter = 1000;
+  let reads = 0;
   let writing = true;
   const unrenamed = [...VISIBLE];
   const post = async (path: string, body: unknown) => {
@@ -131,7 +132,6 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
 
   // Each read is checked against what was acknowledged before it began.
   const stale: string[] = [];
-  let reads = 0;
   const olderPrice = (floor: Acked, what: string, p: { id: number; price: number }) => {
     const least = floor.prices.get(p.id) ?? 0;
     if (p.price < least) stale.push(`${what}: product ${p.id} price ${p.price}, acknowledged ${least}`);

@@ -60,10 +60,14 @@ eachBackend('search folds case', (backend) => {
         .execute();
     assert.deepEqual(await found(shop, 'Σ'), [1]);
     await refold(shop.storage.db);
-    // Product answers are keyed by the products' version; a migration runs before any server does.
+    // Product answers and list pages are keyed by the products' versions; a migration runs before any server does.
     await shop.storage.db
       .updateTable('projects')
-      .set((eb) => ({ products_version: eb('data_version', '+', 1), data_version: eb('data_version', '+', 1) }))
+      .set((eb) => ({
+        products_version: eb('data_version', '+', 1),
+        product_lists_version: eb('data_version', '+', 1),
+        data_version: eb('data_version', '+', 1),
+      }))
       .execute();
     assert.deepEqual(await found(shop, 'Σ'), [1, 2]);
     assert.deepEqual(await found(shop, 'ΚΟΣ'), [1]);

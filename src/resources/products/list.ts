@@ -30,10 +30,11 @@ export interface ProductFilter {
 
 /**
  * A page of products as the API sends them (their JSON, from the record cache: presented.ts)
- * and their total. `ids=` reads at most 100 rows by primary key: on the point connection, its
- * ids, their versions and the rows the cache misses are read by statements back to back,
- * each seeing every commit before it, as on PostgreSQL (read committed). Every other list
- * reads its page, total, versions and missing rows in one snapshot.
+ * and their total. A page's ids and total are read in one snapshot (or taken from the page
+ * cache); `ids=` reads at most 100 rows by primary key on the point connection. The versions
+ * of the page's products and the rows the record cache misses are read after the ids, by
+ * primary key, each statement seeing every commit before it, as on PostgreSQL (read
+ * committed): a product is never shown older than its version, nor older than the ids.
  */
 export async function listProducts(
   reads: Reads,
@@ -44,11 +45,24 @@ export async function listProducts(
   shown: { records: RecordCache; project: RecordScope },
   counts?: CountScope,
 ): Promise<{ products: string[]; total: number }> {
-  const read = async (db: Kysely<Database>) => {
-    const { ids, total } = await productsPage(db, filter, order, page, perpage, counts);
-    return { products: await presentedProducts(db, shown.records, shown.project, ids), total };
-  };
-  return filter.ids === undefined ? reads.snapshot(read) : read(reads.point);
+  if (filter.ids !== undefined) {
+    const { ids, total } = await productsPage(reads.point, filter, order, page, perpage, counts);
+    return { products: await presentedProducts(reads.point, shown.records, shown.project, ids), total };
+  }
+  // The page's ids and total, kept by the version of what lists hold (a stock update leaves
+  // them), then its products: versions and misses by primary key, read after the ids, on the
+  // point connection (on SQLite the main thread's own: a message to a reader thread and back
+  // cost more than these reads).
+  const read = () => reads.snapshot((db) => productsPage(db, filter, order, page, perpage, counts));
+  const { ids, total } = counts?.pages
+    ? await counts.pages.get(counts.project, 'productLists', pageKey(filter, order, page, perpage), read)
+    : await read();
+  return { products: await presentedProducts(reads.point, shown.records, shown.project, ids), total };
+}
+
+/** A page of a filter as a page-cache key: the filter, the order and the page's bounds. */
+function pageKey(filter: ProductFilter, order: OrderClause[], page: number, perpage: number): string {
+  return `${filterKey(filter)}\u0000${order.join(',')}\u0000${page}\u0000${perpage}`;
 }
 
 async function productsPage(
@@ -101,7 +115,7 @@ function totalOf(db: Kysely<Database>, f: ProductFilter, counts?: CountScope): P
     return Number(row.n);
   };
   const count = f.search === undefined ? () => keptCount(db, f.projectId, f.categoryId, f.includeHidden) : counted;
-  return counts ? counts.cache.get(counts.project, 'products', filterKey(f), count) : count();
+  return counts ? counts.cache.get(counts.project, 'productLists', filterKey(f), count) : count();
 }
 
 /** The filter as a count-cache key: every field that changes which rows match. */

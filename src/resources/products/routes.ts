@@ -55,7 +55,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
         page,
         perpage,
         { records: app.records, project: request.project },
-        { cache: app.counts, project: request.project },
+        { cache: app.counts, project: request.project, pages: app.pages },
       );
       // Assembled from each product's kept JSON (presented.ts): sent as it is, past the
       // route's serialiser, with the CDN tags its ids make.

@@ -44,11 +44,16 @@ export async function updateProduct(
       grams.add(set.search_text, current.show_in_store === 1, 1);
       await writeGramDeltas(trx, projectId, grams);
     }
-    await ctx.changed('product', [current.id]);
+    // Stock alone moves the product in no list: the lists' totals stay (type-versions.ts).
+    if (Object.keys(changes).every((field) => IN_PLACE.has(field))) await ctx.changedInPlace('product', [current.id]);
+    else await ctx.changed('product', [current.id]);
     return { ...current, ...set };
   });
   return write.value;
 }
+
+/** Fields no list filters, orders or counts by. */
+const IN_PLACE = new Set(['in_stock', 'stock_quantity', 'inventory_type']);
 
 /** The columns an update writes, judged against the current row (a 400 for what cannot apply). */
 function columnsToSet(current: ProductRow, changes: ProductUpdate): Partial<ProductRow> {
