@@ -37,6 +37,7 @@ import { categoryRoutes } from './resources/categories/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
 import { CHANGE_ENTRIES } from './resources/changes/schemas.js';
+import { exportRoutes } from './resources/exports/routes.js';
 import { importRoutes } from './resources/imports/routes.js';
 import { Import } from './resources/imports/schemas.js';
 import { keyRoutes } from './resources/keys/routes.js';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(webhookRoutes);
       await scope.register(changeRoutes, { brokenOrder: options.brokenChangeOrder });
       await scope.register(importRoutes);
+      await scope.register(exportRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isPostgres, readOnlySnapshot } from './dialect.js';
 import type { Database } from './schema.js';
 import { isThreadedSqlite } from './sqlite-threads-dialect.js';
 
@@ -36,6 +37,15 @@ export interface Reads {
    * a snapshot per statement). Inside a transaction, the transaction already is the snapshot.
    */
   snapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * `snapshot` for a read of many statements over a long time (an export of a million rows,
+   * page after page): on PostgreSQL too its statements see one state, in a `REPEATABLE READ`
+   * read-only transaction held for the whole read (one pooled connection). On a SQLite file
+   * served by threads, one reader's read-only transaction as `snapshot`; on a SQLite handle
+   * with one connection (the CLI, `:memory:`) the statements run on it unwrapped, since a
+   * transaction there would hold the process's only connection, every write waiting.
+   */
+  longSnapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
 /** The read handle over a storage's connections: `general` for most reads, `point` for reads by key. */
@@ -46,6 +56,11 @@ export function readsOver(general: Kysely<Database>, point: Kysely<Database> = g
     snapshot(read) {
       if (general.isTransaction || !isThreadedSqlite(general)) return read(general);
       return general.transaction().setAccessMode('read only').execute(read);
+    },
+    longSnapshot(read) {
+      if (general.isTransaction) return read(general);
+      if (isPostgres(general)) return readOnlySnapshot(general).execute(read);
+      return this.snapshot(read);
     },
   };
 }

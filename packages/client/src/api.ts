@@ -40,6 +40,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** answer with `{ status, etag, headers, body }` instead of the body; a 304 then resolves */
   raw?: boolean;
+  /** answer with the body as a stream of bytes, unread (an export); an error answer is still an ApiError */
+  stream?: boolean;
 }
 
 /** What `api(path, { raw: true })` resolves to. */
@@ -58,6 +60,7 @@ export interface RawAnswer<T = unknown> {
 }
 
 export interface Api {
+  (path: string, options: RequestOptions & { stream: true }): Promise<ReadableStream<Uint8Array>>;
   <T = unknown>(path: string, options: RequestOptions & { raw: true }): Promise<RawAnswer<T>>;
   <T = unknown>(path: string, options?: RequestOptions): Promise<T>;
 }
@@ -106,7 +109,7 @@ export function createApi(options: ClientOptions): Api {
     }
     const upload = request.upload;
     const method = request.method ?? (request.body === undefined && !upload ? 'GET' : 'POST');
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    const headers: Record<string, string> = { accept: request.stream ? '*/*' : 'application/json', ...request.headers };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     if (upload) headers['content-type'] = upload.type;
@@ -114,7 +117,7 @@ export function createApi(options: ClientOptions): Api {
     const url = root + path;
 
     const ownCondition = Object.keys(headers).some((name) => name.toLowerCase() === 'if-none-match');
-    const conditional = cache !== undefined && method === 'GET' && !ownCondition;
+    const conditional = cache !== undefined && method === 'GET' && !ownCondition && !request.stream;
     const stored = conditional ? await cache.get(url) : undefined;
     if (stored) headers['if-none-match'] = stored.etag;
 
@@ -131,6 +134,7 @@ export function createApi(options: ClientOptions): Api {
       } as RequestInit,
       streamed,
     );
+    if (request.stream && response.ok && response.body) return response.body;
     const etag = response.headers.get('etag');
     const fromCache = response.status === 304 && stored !== undefined;
     const body = fromCache ? stored.body : await parse(response, method, url);

@@ -1,6 +1,7 @@
 import { type Api, type ClientOptions, createApi } from './api.js';
 import { changeHelpers } from './changes.js';
 import type { ApiError, CursorGoneError, NetworkError } from './errors.js';
+import { exportHelpers } from './exports.js';
 import { importHelpers } from './imports.js';
 import { resourceHelpers } from './resources.js';
 import { type Mirror, type SyncOptions, syncMirror } from './sync.js';
@@ -24,14 +25,16 @@ export type Client = ReturnType<typeof clientHelpers> & {
   api: Api;
   /** Imports over HTTP: create (upload a file), get, list, wait, cancel (imports.ts) */
   imports: ReturnType<typeof importHelpers>;
+  /** Exports as streams of bytes: products and orders as CSV, the project as NDJSON (exports.ts) */
+  exports: ReturnType<typeof exportHelpers>;
 };
 
 /**
  * What `window.storefront` of /toolkit.js holds (browser.ts): the client, settable by `init()`.
- * Without imports: a shop's pages never hold a key that may write a catalog (and the script
- * stays small).
+ * Without imports and exports: a shop's pages never hold a key that may write a catalog or read
+ * all of it (and the script stays small).
  */
-export type Storefront = Omit<Client, 'imports'> & {
+export type Storefront = Omit<Client, 'imports' | 'exports'> & {
   init(settings: StorefrontSettings): Storefront;
   ApiError: typeof ApiError;
   NetworkError: typeof NetworkError;
@@ -41,7 +44,7 @@ export type StorefrontSettings = Partial<Pick<ClientOptions, 'baseUrl' | 'projec
 
 export function createClient(options: ClientOptions): Client {
   const api = createApi(options);
-  return { api, ...clientHelpers(api), imports: importHelpers(api) };
+  return { api, ...clientHelpers(api), imports: importHelpers(api), exports: exportHelpers(api) };
 }
 
 export type { Api, ClientOptions, RawAnswer, RequestOptions } from './api.js';
