@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isPostgres, readOnlySnapshot } from './dialect.js';
 import type { Database } from './schema.js';
 import { isThreadedSqlite } from './sqlite-threads-dialect.js';
 import { writtenVersion } from './written-versions.js';
@@ -49,6 +50,15 @@ export interface Reads {
   choices(): readonly Reads[];
   /** The highest version of the project this process has written (0: none), src/db/written-versions.ts. */
   written(projectId: string): number;
+  /**
+   * `snapshot` for a read of many statements over a long time (an export of a million rows,
+   * page after page): on PostgreSQL too its statements see one state, in a `REPEATABLE READ`
+   * read-only transaction held for the whole read (one pooled connection). On a SQLite file
+   * served by threads, one reader's read-only transaction as `snapshot`; on a SQLite handle
+   * with one connection (the CLI, `:memory:`) the statements run on it unwrapped, since a
+   * transaction there would hold the process's only connection, every write waiting.
+   */
+  longSnapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
 export interface ReadRouting {
@@ -79,6 +89,11 @@ export function readsOver(
     source: routing.source,
     choices: replicas ? () => [...replicas(), reads] : () => alone,
     written: (projectId) => writtenVersion(db, projectId),
+    longSnapshot(read) {
+      if (general.isTransaction) return read(general);
+      if (isPostgres(general)) return readOnlySnapshot(general).execute(read);
+      return reads.snapshot(read);
+    },
   };
   const alone = [reads];
   return reads;

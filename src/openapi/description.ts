@@ -34,6 +34,11 @@ export const TAGS = [
     description:
       'Imports over HTTP as jobs: upload a file (JSON or NDJSON), follow it, cancel it; all or nothing. A key with imports:write required.',
   },
+  {
+    name: 'exports',
+    description:
+      "Streamed exports read from one snapshot: products and orders as CSV (the lists' filters and order, every match), the whole project as NDJSON in the import format.",
+  },
 ];
 
 // The first entry is relative: the server that served the document (what /docs calls). The

@@ -59,7 +59,8 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'idempotency-key': IDEMPOTENCY_KEY });
   // OpenAPI 3.1 lets a bearer requirement list the roles it needs: the key's scope (none:
   // any valid key of the project).
-  const bearer = { bearerAuth: scopes.slice(0, 1) };
+  // A key route of several scopes needs them all (the project export).
+  const bearer = { bearerAuth: config.auth === 'key' ? [...scopes] : scopes.slice(0, 1) };
   if (config.auth === 'key') out.security = [bearer];
   // An empty requirement makes the key optional: needed only with fetch_hidden=true (or fetch_inactive=true).
   else if (config.auth === 'fetch_hidden' || config.auth === 'fetch_inactive') out.security = [{}, bearer];

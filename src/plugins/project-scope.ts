@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import { addRouteHook } from '../http/route-hooks.js';
 import { VERSION_HEADER, askedVersion } from '../http/storefront-version.js';
 import { KeyChecker } from '../keys/checker.js';
-import { missingScope } from '../keys/scopes.js';
+import { type Scope, missingScope } from '../keys/scopes.js';
 import { isWellFormedKey } from '../keys/token.js';
 import { ProjectReader } from '../resources/projects/reader.js';
 import type { Project } from '../resources/projects/repository.js';
@@ -44,7 +44,9 @@ export default fp(
       const { auth, scope, askedScopes } = request.routeOptions.config;
       const query = request.query as Record<string, unknown>;
       // The scopes this request needs; `asked`: read off its query (the change feed's types).
-      const needed = auth === 'asked' ? askedScopes!(query) : typeof scope === 'string' ? [scope] : [];
+      // `key` with a list of scopes: every one of them (the project export needs every read scope).
+      const needed: readonly Scope[] =
+        auth === 'asked' ? askedScopes!(query) : typeof scope === 'string' ? [scope] : (scope ?? []);
       const needsKey =
         auth === 'key' ||
         (auth === 'fetch_hidden' && query.fetch_hidden === 'true') ||

@@ -72,8 +72,9 @@ declare module 'fastify' {
      */
     auth?: 'key' | 'fetch_hidden' | 'fetch_inactive' | 'asked';
     /**
-     * the scope the key must hold, with `auth` (project-scope.ts; a 403 otherwise); `asked`:
-     * every scope it may ask; null: any valid key of the project will do
+     * the scope the key must hold, with `auth` (project-scope.ts; a 403 otherwise); a list with
+     * `key`: every one of them; `asked`: every scope it may ask; null: any valid key of the
+     * project will do
      */
     scope?: Scope | readonly Scope[] | null;
     /** `auth: 'asked'`: the scopes this request's raw query needs (none: no key needed) */

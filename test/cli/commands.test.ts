@@ -113,6 +113,18 @@ describe('storefront CLI', () => {
     assert.equal(out.code, 0);
     const doc = JSON.parse(out.stdout);
     assert.equal(doc.products[0].handle, 'a');
+    // --format ndjson: one record a line, the project first, importable again.
+    const lines = cli(['export', 'acme', '--format', 'ndjson', '--database', db]);
+    assert.equal(lines.code, 0);
+    const records = lines.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; handle?: string });
+    assert.equal(records[0].type, 'project');
+    assert.equal(records.find((r) => r.type === 'product')?.handle, 'a');
+    writeFileSync(join(dir, 'again.ndjson'), lines.stdout);
+    assert.equal(cli(['import', join(dir, 'again.ndjson'), '--database', db]).code, 0);
+    assert.equal(cli(['export', 'acme', '--format', 'xml', '--database', db]).code, 2);
     const missing = cli(['export', 'nope', '--database', db]);
     assert.equal(missing.code, 1);
     assert.equal(missing.stdout, '');

@@ -100,7 +100,7 @@ test('every operation: a camelCase operationId, examples for its parameters and 
       const where = `${method.toUpperCase()} ${path}`;
       assert.match(
         operation.operationId ?? '',
-        /^(list|get|update|create|revoke|roll|delete|enable|replay|cancel)[A-Z][A-Za-z]+$/,
+        /^(list|get|update|create|revoke|roll|delete|enable|replay|cancel|export)[A-Z][A-Za-z]+$/,
         `${where}: operationId`,
       );
       ids.push(operation.operationId);
@@ -128,7 +128,13 @@ test('every operation: a camelCase operationId, examples for its parameters and 
         assert.deepEqual(operation.security, [{ bearerAuth: [] }], `${where}: any valid key, no scope`);
       else if (path.includes('/plans') || path.includes('/categories'))
         assert.deepEqual(operation.security, [], `${where}: public, said outright`);
-      else if (path.includes('/products') && method === 'get')
+      else if (path.endsWith('/exports/project.ndjson'))
+        assert.deepEqual(
+          operation.security,
+          [{ bearerAuth: ['users:read', 'orders:read', 'products:read_hidden'] }],
+          `${where}: every read scope`,
+        );
+      else if (path.includes('/products') && !path.includes('/exports/') && method === 'get')
         assert.deepEqual(
           operation.security,
           [{}, { bearerAuth: ['products:read_hidden'] }],
@@ -178,6 +184,12 @@ test('every operation declares its path parameters, its errors, and 304 for GET'
       for (const [status, listed] of Object.entries<Json>(operation.responses)) {
         const response = resolved(document, listed);
         if (status === '304') assert.equal(response.content, undefined, `${where}: 304 has no body`);
+        // An export's file: its one media type, with a schema.
+        else if (status === '200' && path.includes('/exports/'))
+          assert.ok(
+            response.content?.[path.endsWith('.csv') ? 'text/csv' : 'application/x-ndjson']?.schema,
+            `${where}: 200 has the file's media type`,
+          );
         else assert.ok(response.content?.['application/json']?.schema, `${where}: ${status} has a JSON schema`);
       }
     }

@@ -137,6 +137,13 @@ export class ConformanceChecker {
     const documented = listed.$ref ? this.sharedResponse(listed.$ref) : listed;
     expect(documented !== undefined, `${where}: ${listed.$ref} is not in the document`, response);
     const schema = documented.content?.['application/json']?.schema;
+    // A file (an export): the media type sent must be the one documented.
+    const media = Object.keys(documented.content ?? {}).filter((type) => type !== 'application/json');
+    if (method !== 'HEAD' && !schema && media.length > 0) {
+      const sent = String(response.headers['content-type'] ?? '').split(';')[0];
+      expect(media.includes(sent), `${where}: sent ${sent}, documented ${media.join(', ')}`, response);
+      return;
+    }
     if (method === 'HEAD' || !schema) {
       expect(response.rawPayload.length === 0, `${where}: the document describes no body, yet one was sent`, response);
       return;

@@ -42,6 +42,8 @@ export interface RequestOptions {
   fetch?: typeof fetch;
   /** answer with `{ status, etag, headers, body }` instead of the body; a 304 then resolves */
   raw?: boolean;
+  /** answer with the body as a stream of bytes, unread (an export); an error answer is still an ApiError */
+  stream?: boolean;
 }
 
 /** What `api(path, { raw: true })` resolves to. */
@@ -60,6 +62,7 @@ export interface RawAnswer<T = unknown> {
 }
 
 export interface Api {
+  (path: string, options: RequestOptions & { stream: true }): Promise<ReadableStream<Uint8Array>>;
   <T = unknown>(path: string, options: RequestOptions & { raw: true }): Promise<RawAnswer<T>>;
   <T = unknown>(path: string, options?: RequestOptions): Promise<T>;
 }
@@ -118,7 +121,7 @@ export function createApi(options: ClientOptions): Api {
     }
     const upload = request.upload;
     const method = request.method ?? (request.body === undefined && !upload ? 'GET' : 'POST');
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    const headers: Record<string, string> = { accept: request.stream ? '*/*' : 'application/json', ...request.headers };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     const ownVersion = Object.keys(headers).some((name) => name.toLowerCase() === 'storefront-version');
     if (seen > 0 && !ownVersion) headers['storefront-version'] = String(seen);
@@ -128,7 +131,7 @@ export function createApi(options: ClientOptions): Api {
     const url = root + path;
 
     const ownCondition = Object.keys(headers).some((name) => name.toLowerCase() === 'if-none-match');
-    const conditional = cache !== undefined && method === 'GET' && !ownCondition;
+    const conditional = cache !== undefined && method === 'GET' && !ownCondition && !request.stream;
     const stored = conditional ? await cache.get(url) : undefined;
     if (stored) headers['if-none-match'] = stored.etag;
 
@@ -148,6 +151,7 @@ export function createApi(options: ClientOptions): Api {
     );
     const version = Number(response.headers.get('storefront-version'));
     if (Number.isSafeInteger(version) && version > seen) seen = version;
+    if (request.stream && response.ok && response.body) return response.body;
     const etag = response.headers.get('etag');
     const fromCache = response.status === 304 && stored !== undefined;
     const body = fromCache ? stored.body : await parse(response, method, url);

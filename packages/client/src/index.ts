@@ -1,6 +1,7 @@
 import { type Api, type ClientOptions, createApi } from './api.js';
 import { changeHelpers } from './changes.js';
 import type { ApiError, CursorGoneError, NetworkError } from './errors.js';
+import { exportHelpers } from './exports.js';
 import { importHelpers } from './imports.js';
 import { operatorHelpers } from './operator.js';
 import { resourceHelpers } from './resources.js';
@@ -25,14 +26,17 @@ export type Client = ReturnType<typeof clientHelpers> & {
   api: Api;
   /** Imports over HTTP: create (upload a file), get, list, wait, cancel (imports.ts) */
   imports: ReturnType<typeof importHelpers>;
+  /** Exports as streams of bytes: products and orders as CSV, the project as NDJSON (exports.ts) */
+  exports: ReturnType<typeof exportHelpers>;
 } & ReturnType<typeof operatorHelpers>;
 
 /**
  * What `window.storefront` of /toolkit.js holds (browser.ts): the client, settable by `init()`.
- * Without imports and the operator's calls (project, keys, webhooks): a shop's pages never
- * hold a key that may write a catalog or manage keys (and the script stays small).
+ * Without imports, exports and the operator's calls (project, keys, webhooks): a shop's pages
+ * never hold a key that may write a catalog, read all of it or manage keys (and the script
+ * stays small).
  */
-export type Storefront = Omit<Client, 'imports' | 'project' | 'keys' | 'webhooks'> & {
+export type Storefront = Omit<Client, 'imports' | 'exports' | 'project' | 'keys' | 'webhooks'> & {
   init(settings: StorefrontSettings): Storefront;
   ApiError: typeof ApiError;
   NetworkError: typeof NetworkError;
@@ -42,7 +46,13 @@ export type StorefrontSettings = Partial<Pick<ClientOptions, 'baseUrl' | 'projec
 
 export function createClient(options: ClientOptions): Client {
   const api = createApi(options);
-  return { api, ...clientHelpers(api), ...operatorHelpers(api), imports: importHelpers(api) };
+  return {
+    api,
+    ...clientHelpers(api),
+    ...operatorHelpers(api),
+    imports: importHelpers(api),
+    exports: exportHelpers(api),
+  };
 }
 
 export type { Api, ClientOptions, RawAnswer, RequestOptions } from './api.js';

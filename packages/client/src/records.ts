@@ -66,6 +66,11 @@ export type UserListQuery = QueryOf<`${Project}/users/`>;
 /** `GET /categories/` takes `root-category` to return one subtree. */
 export type CategoryListQuery = QueryOf<`${Project}/categories/`>;
 
+/** `GET /exports/products.csv`: the products list's filters and `order`, without paging. */
+export type ProductsExportQuery = QueryOf<`${Project}/exports/products.csv`>;
+/** `GET /exports/orders.csv`: the orders list's filters, without paging. */
+export type OrdersExportQuery = QueryOf<`${Project}/exports/orders.csv`>;
+
 export type OrderItem = Order['items'][number];
 export type PaymentStatus = Order['payment_status'];
 export type FulfillmentStatus = Order['fulfillment_status'];

@@ -19,7 +19,7 @@ export interface OrderFilter {
 // (project_id, <filter>, created_at, id), so a list narrowed by any one filter reads that
 // index backwards, newest first, and the created_after/before range is a bound on the same
 // index; the other filters of a combination are checked on the rows it yields.
-function filtered(db: Kysely<Database>, f: OrderFilter): SelectQueryBuilder<Database, 'orders', object> {
+export function filtered(db: Kysely<Database>, f: OrderFilter): SelectQueryBuilder<Database, 'orders', object> {
   let q = db.selectFrom('orders').where('project_id', '=', f.projectId);
   if (f.paymentStatus !== undefined) q = q.where('payment_status', '=', f.paymentStatus);
   if (f.fulfillmentStatus !== undefined) q = q.where('fulfillment_status', '=', f.fulfillmentStatus);

@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { ifMatch } from '../../http/if-match.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
 import { presentOrder } from './present.js';
-import { getOrder, itemsOf, listOrders } from './repository.js';
+import { type OrderFilter, getOrder, itemsOf, listOrders } from './repository.js';
 import { updateOrder } from './update.js';
 import { OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
 
@@ -32,16 +32,7 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       const perpage = q.perpage ?? 20;
       const { rows, total, items } = await listOrders(
         request.reads,
-        {
-          projectId: request.project.id,
-          paymentStatus: q.payment_status,
-          fulfillmentStatus: q.fulfillment_status,
-          isCanceled: q.is_canceled,
-          isArchived: q.is_archived,
-          customerEmail: q.customer_email,
-          createdAfter: q.created_after,
-          createdBefore: q.created_before,
-        },
+        orderFilterOf(request.project.id, q),
         page,
         perpage,
         { cache: app.counts, project: request.project },
@@ -99,4 +90,18 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       return presentOrder(updated.row, updated.items);
     },
   });
+}
+
+/** The list's filters as the query gives them (the list and its export take the same). */
+export function orderFilterOf(projectId: string, q: Omit<OrderListQuery, 'page' | 'perpage'>): OrderFilter {
+  return {
+    projectId,
+    paymentStatus: q.payment_status,
+    fulfillmentStatus: q.fulfillment_status,
+    isCanceled: q.is_canceled,
+    isArchived: q.is_archived,
+    customerEmail: q.customer_email,
+    createdAfter: q.created_after,
+    createdBefore: q.created_before,
+  };
 }

@@ -128,7 +128,7 @@ function filterKey(f: ProductFilter): string {
  * category link probed by primary key, the term found in the row's text); otherwise it
  * starts from the matches: the category's links, the trigram index.
  */
-function matching(
+export function matching(
   db: Kysely<Database>,
   f: ProductFilter,
   dense: boolean,
@@ -248,7 +248,7 @@ async function pageOf(
 }
 
 /** The query in the order's clauses; rows still tied by id, in the direction of the last clause. */
-function ordered<QB extends SelectQueryBuilder<Database, 'products', object>>(q: QB, order: OrderClause[]): QB {
+export function ordered<QB extends SelectQueryBuilder<Database, 'products', object>>(q: QB, order: OrderClause[]): QB {
   for (const clause of order) {
     const { column, dir } = orderColumn(clause);
     q = q.orderBy(`products.${column}`, dir) as QB;

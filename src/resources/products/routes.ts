@@ -7,7 +7,7 @@ import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/
 import { tagProducts } from '../../plugins/cdn-tags.js';
 import { presentProduct } from './present.js';
 import { pageJson, productJson } from './presented.js';
-import { listProducts } from './list.js';
+import { type ProductFilter, listProducts } from './list.js';
 import { categoryIdsOf, findProduct } from './repository.js';
 import { updateProduct } from './update.js';
 import {
@@ -44,13 +44,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const perpage = q.perpage ?? 20;
       const { products, total } = await listProducts(
         request.reads,
-        {
-          projectId: request.project.id,
-          includeHidden: q.fetch_hidden === true,
-          categoryId: q.category,
-          search: q.search || undefined,
-          ids: q.ids === undefined ? undefined : parseIdList(q.ids),
-        },
+        productFilterOf(request.project.id, q),
         parseOrder(q.order),
         page,
         perpage,
@@ -146,4 +140,15 @@ export function parseOrder(value: string | undefined): OrderClause[] {
     throw invalid('order', `must be one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}`);
   }
   return clauses;
+}
+
+/** The list's filters as the query gives them (the list and its export take the same). */
+export function productFilterOf(projectId: string, q: Omit<ProductListQuery, 'page' | 'perpage'>): ProductFilter {
+  return {
+    projectId,
+    includeHidden: q.fetch_hidden === true,
+    categoryId: q.category,
+    search: q.search || undefined,
+    ids: q.ids === undefined ? undefined : parseIdList(q.ids),
+  };
 }

@@ -1,0 +1,56 @@
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Reads } from '../db/reads.js';
+import type { Database } from '../db/schema.js';
+
+// An export's answer: text produced page by page inside one snapshot (Reads.longSnapshot),
+// pushed into a stream only as fast as the client reads it. `emit` waits while the stream's
+// buffer is full, so memory holds a page or two whatever the export's size; a client that
+// goes away ends the read (and its transaction) at the next page.
+
+/** What an export writes its text through; resolves once there is room for more. */
+export type Emit = (text: string) => Promise<void>;
+
+class Closed extends Error {}
+
+export function snapshotStream(reads: Reads, produce: (db: Kysely<Database>, emit: Emit) => Promise<void>): Readable {
+  let resume: (() => void) | undefined;
+  let closed = false;
+  const wake = () => {
+    const r = resume;
+    resume = undefined;
+    r?.();
+  };
+  const out = new Readable({
+    read: wake,
+    destroy(error, callback) {
+      closed = true;
+      wake();
+      callback(error);
+    },
+  });
+  const emit: Emit = async (text) => {
+    if (closed) throw new Closed();
+    if (text !== '' && !out.push(text)) await new Promise<void>((r) => (resume = r));
+    if (closed) throw new Closed();
+  };
+  reads
+    .longSnapshot((db) => produce(db, emit))
+    .then(
+      () => {
+        if (!closed) out.push(null);
+      },
+      (error: unknown) => {
+        if (!(error instanceof Closed)) out.destroy(error as Error);
+      },
+    );
+  return out;
+}
+
+/** An Emit over a Node stream (the CLI's stdout): waits for 'drain' when its buffer is full. */
+export function emitTo(out: NodeJS.WritableStream): Emit {
+  return async (text) => {
+    if (out.write(text)) return;
+    await new Promise<void>((resolve) => out.once('drain', resolve));
+  };
+}

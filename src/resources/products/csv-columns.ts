@@ -1,0 +1,120 @@
+import { defuse, undefuse } from '../../export/formula.js';
+import type { Product } from './schemas.js';
+
+// A product as a CSV row and back (docs/API.md, "CSV"): the export writes these cells, the
+// import reads them, so that a products CSV exported and imported again gives the same
+// records. The fields of a Product are the columns; `category_ids` are `;`-separated ids;
+// `images` are `url` or `url|alt` items separated by `;` (a `;`, `|` or `\` inside a url or
+// an alt is escaped with `\`); booleans are `true`/`false`; a null or absent value is an
+// empty cell, and an empty cell on import leaves the field to its default (an empty `id`
+// is a new product).
+
+export const PRODUCT_CSV_COLUMNS = [
+  'id',
+  'handle',
+  'name',
+  'description',
+  'sku',
+  'price',
+  'currency',
+  'inventory_type',
+  'in_stock',
+  'stock_quantity',
+  'show_in_store',
+  'custom_sort',
+  'category_ids',
+  'images',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof Product)[];
+
+type Column = (typeof PRODUCT_CSV_COLUMNS)[number];
+
+const INTEGERS = new Set<string>(['id', 'price', 'stock_quantity', 'custom_sort', 'created_at', 'updated_at']);
+const BOOLEANS = new Set<string>(['in_stock', 'show_in_store']);
+
+/** A product's cells, in the order of PRODUCT_CSV_COLUMNS, each defused (formula.ts). */
+export function productCells(p: Product): string[] {
+  return [
+    String(p.id),
+    p.handle,
+    p.name,
+    p.description,
+    p.sku ?? '',
+    String(p.price),
+    p.currency,
+    p.inventory_type,
+    String(p.in_stock),
+    p.stock_quantity === null ? '' : String(p.stock_quantity),
+    String(p.show_in_store),
+    String(p.custom_sort),
+    p.category_ids.join(';'),
+    p.images.map((i) => (i.alt === '' ? escape(i.url) : `${escape(i.url)}|${escape(i.alt)}`)).join(';'),
+    String(p.created_at),
+    String(p.updated_at),
+  ].map(defuse);
+}
+
+/** The header's names that are not product columns (an import refuses them). */
+export function unknownColumns(header: readonly string[]): string[] {
+  return header.filter((name) => !(PRODUCT_CSV_COLUMNS as readonly string[]).includes(name));
+}
+
+/**
+ * A row's cells (by column name) as an import record: the `'` before a formula character
+ * removed, empty cells left out, integers and booleans as such when they read as one (else
+ * the text, which the record's schema then refuses with its message). `currency` is the
+ * project's and not part of the record: it is returned apart, for the import to compare.
+ */
+export function productFromCells(cells: Record<string, string>): {
+  record: Record<string, unknown>;
+  currency?: string;
+} {
+  const record: Record<string, unknown> = {};
+  let currency: string | undefined;
+  for (const [name, raw] of Object.entries(cells)) {
+    const cell = undefuse(raw);
+    if (cell === '') continue;
+    if (name === 'currency') currency = cell;
+    else record[name] = valueOf(name as Column, cell);
+  }
+  return { record, currency };
+}
+
+function valueOf(name: Column, cell: string): unknown {
+  if (INTEGERS.has(name)) return /^-?\d{1,16}$/.test(cell) ? Number(cell) : cell;
+  if (BOOLEANS.has(name)) return /^true$/i.test(cell) ? true : /^false$/i.test(cell) ? false : cell;
+  if (name === 'category_ids')
+    return cell.split(';').map((id) => (/^\s*\d{1,16}\s*$/.test(id) ? Number(id) : id.trim()));
+  if (name === 'images') return splitEscaped(cell, ';').map(imageOf);
+  return cell;
+}
+
+function imageOf(item: string): { url: string; alt: string } {
+  const [url, alt = '', ...rest] = splitEscaped(item, '|');
+  // A third part can only be an unescaped `|` in the alt: kept as written.
+  return { url: unescape(url), alt: unescape([alt, ...rest].join('|')) };
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\;|]/g, '\\$&');
+}
+
+function unescape(text: string): string {
+  return text.replace(/\\(.)/g, '$1');
+}
+
+/** Splits at each `separator` not escaped by `\`; the parts keep their escapes. */
+function splitEscaped(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === separator) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
