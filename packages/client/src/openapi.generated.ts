@@ -1097,6 +1097,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1118,6 +1123,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1164,6 +1171,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1185,6 +1197,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1218,6 +1232,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1244,6 +1263,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1298,6 +1319,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1319,6 +1345,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +1468,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1461,6 +1494,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1522,6 +1557,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1543,6 +1583,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1578,6 +1620,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1599,6 +1646,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1634,6 +1683,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1655,6 +1709,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1704,6 +1760,11 @@ export interface operations {
                  * @example wait=30
                  */
                 prefer?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1745,6 +1806,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1787,6 +1850,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1813,6 +1881,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1848,6 +1918,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1872,6 +1947,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1912,6 +1989,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1933,6 +2015,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1965,7 +2049,13 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description the project id
@@ -2004,6 +2094,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2043,6 +2135,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2067,6 +2164,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2100,7 +2199,13 @@ export interface operations {
     rollKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description key id
@@ -2136,6 +2241,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2176,6 +2283,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2197,6 +2309,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2277,6 +2391,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2298,6 +2417,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2342,6 +2463,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2368,6 +2494,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2408,6 +2536,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2451,6 +2584,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2485,6 +2620,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2506,6 +2646,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +2684,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2568,6 +2715,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2637,6 +2786,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2658,6 +2812,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2708,6 +2864,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2734,6 +2895,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2774,6 +2937,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2817,6 +2985,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2856,6 +3026,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2877,6 +3052,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2921,6 +3098,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2947,6 +3129,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2982,6 +3166,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3003,6 +3192,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3035,7 +3226,13 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description the project id
@@ -3075,6 +3272,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3112,7 +3311,13 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description webhook endpoint id
@@ -3136,6 +3341,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3164,6 +3371,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3190,6 +3402,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,6 +3465,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3275,6 +3494,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3295,7 +3516,13 @@ export interface operations {
     rollWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description webhook endpoint id
@@ -3334,6 +3561,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3376,6 +3605,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3400,6 +3634,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
