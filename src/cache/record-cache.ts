@@ -83,6 +83,9 @@ export class RecordCache {
             throw error;
           },
         );
+        // A failed presenting fails the requests that wait for it; awaited one after another,
+        // the entries after the first failure would otherwise be rejections nobody handles.
+        one.catch(() => undefined);
         this.presenting.set(key, one);
       });
     }

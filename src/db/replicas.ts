@@ -20,6 +20,7 @@ import type { Database } from './schema.js';
 // bounds how old an answer can be for a caller that sent no version and wrote nothing here.
 
 const PROBE_TIMEOUT_MS = 1000;
+const MAX_SAMPLES = 10_000;
 
 export interface ReplicaState {
   /** host:port/database, no credentials */
@@ -43,6 +44,8 @@ class Replica {
   lagMs: number | null = null;
   statements = 0;
   reason? = 'not probed yet';
+  /** the WAL position it had replayed at its last good probe */
+  replayed = 0n;
   reads!: Reads;
   constructor(
     readonly name: string,
@@ -123,9 +126,13 @@ export class ReplicaSet {
       const now = Date.now();
       const last = this.samples.at(-1);
       if (!last || last.lsn !== primaryLsn) this.samples.push({ at: now, lsn: primaryLsn });
-      const keepFrom = now - this.maxLagMs - 2 * this.every;
-      while (this.samples.length > 1 && this.samples[0].at < keepFrom) this.samples.shift();
       await Promise.all(this.replicas.map((r) => this.probeReplica(r)));
+      // A sample matters while some replica has not replayed past it: the first one a replica
+      // lacks dates its lag. Older ones go, and a bounded number are kept for replicas that
+      // never answer.
+      const least = this.replicas.reduce((m, r) => (r.replayed < m ? r.replayed : m), primaryLsn);
+      while (this.samples.length > 1 && (this.samples[1].lsn <= least || this.samples.length > MAX_SAMPLES))
+        this.samples.shift();
     } finally {
       this.probing = false;
     }
@@ -143,6 +150,7 @@ export class ReplicaSet {
       this.leaveOut(replica, `unreachable: ${(error as Error)?.message ?? String(error)}`);
       return;
     }
+    replica.replayed = replayed;
     const missing = this.samples.find((s) => s.lsn > replayed);
     const lag = missing ? Date.now() - missing.at : 0;
     replica.lagMs = lag;

@@ -36,6 +36,12 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
     const key = described.$ref ? 'description' : 'x-response-description';
     response[status] = { ...described, [key]: STATUS_TEXT[status] ?? status };
   }
+  // Every answer of a project's path carries the version it reflects, and a request may ask
+  // for one (src/plugins/project-scope.ts, CONTRACT 16).
+  const ofProject = url.includes(':project_id');
+  const success = Object.keys(response).find((status) => /^2/.test(status));
+  if (ofProject && success)
+    response[success] = withHeaders(response[success] as Schema, { 'Storefront-Version': VERSION });
   if (isGet && response[200]) {
     response[200] = withHeaders(response[200] as Schema, {
       ETag: { type: 'string', description: 'entity tag of this answer; send it back in If-None-Match' },
@@ -51,6 +57,8 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
 
   const out: Schema = { ...schema, response };
   if (isGet) out.headers = withRequestHeaders(schema.headers as Schema | undefined, { 'if-none-match': IF_NONE_MATCH });
+  if (ofProject)
+    out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'storefront-version': ASKED_VERSION });
   // The app-wide hooks that read these headers: If-Match on the updates that can answer 412
   // (src/http/if-match.ts), Idempotency-Key where takesIdempotencyKey says (idempotency.ts).
   if (route.method === 'POST' && response[412])
@@ -77,6 +85,21 @@ function withHeaders(schema: Schema, headers: Record<string, Schema>): Schema {
 
 // An ETag as the API makes it (src/http/etag.ts): SHA-1 in base64url, quoted.
 const ETAG_EXAMPLE = '"2jmj7l5rSw0yVb_vlWAYkK_YBwk"';
+
+const VERSION: Schema = {
+  type: 'string',
+  pattern: '^[0-9]+$',
+  description: "the project's data version this answer reflects (a write's includes the write)",
+  examples: ['1042'],
+};
+// As src/http/storefront-version.ts checks it.
+const ASKED_VERSION: Schema = {
+  type: 'string',
+  pattern: '^\\s*[0-9]{1,15}\\s*$',
+  description:
+    'the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)',
+  examples: ['1042'],
+};
 
 const IF_NONE_MATCH: Schema = {
   type: 'string',

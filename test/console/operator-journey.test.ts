@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
 import type { Page, Response } from 'playwright-core';
 import { createClient } from '../../src/client/index.js';
 import { findChromium, launchChromium } from '../support/browser.js';
@@ -147,6 +148,36 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     assert.equal(await results.count(), 3);
   });
 
+  await t.test('export the paid, unfulfilled orders as CSV: the file holds the filtered list', async () => {
+    // A page smaller than the list: the file has every match, not the page shown.
+    await page.goto(`${base}/console/orders?payment_status=paid&fulfillment_status=unfulfilled&perpage=2`);
+    const links = page.locator('tbody tr a');
+    await links.first().waitFor();
+    const shown = await links.allTextContents();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'demo-orders.csv');
+    const rows = parse<Record<string, string>>(readFileSync(await download.path()), { columns: true, bom: true });
+    const listed = await everyId((page) =>
+      admin.orders.list({ payment_status: 'paid', fulfillment_status: 'unfulfilled', perpage: 100, page }),
+    );
+    assert.deepEqual(
+      rows.map((r) => Number(r.id)),
+      listed,
+      'every matching order, in the list’s order',
+    );
+    assert.deepEqual(
+      rows.slice(0, shown.length).map((r) => `#${r.id}`),
+      shown,
+      'the page shown starts the file',
+    );
+    assert.ok(rows.length > shown.length, `${rows.length} rows, ${shown.length} shown`);
+    assert.ok(rows.every((r) => r.payment_status === 'paid' && r.fulfillment_status === 'unfulfilled'));
+    await status('demo-orders.csv downloaded').waitFor();
+  });
+
   await t.test('fix a price; a bad one gets the API’s message beside the field', async () => {
     await page.goto(`${base}/console/products?order=name_asc`);
     await page
@@ -204,6 +235,21 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await save.click();
     await page.getByRole('alert').filter({ hasText: 'Changed or deleted by someone else' }).waitFor();
     assert.equal((await admin.products.get(a.id)).price, 750);
+  });
+
+  await t.test('export the products of a sort order as CSV: every page of it', async () => {
+    await page.goto(`${base}/console/products?order=price_desc&perpage=2`);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'demo-products.csv');
+    const rows = parse<Record<string, string>>(readFileSync(await download.path()), { columns: true, bom: true });
+    const listed = await everyId((page) => admin.products.list({ order: 'price_desc', perpage: 100, page }));
+    assert.deepEqual(
+      rows.map((r) => Number(r.id)),
+      listed,
+    );
   });
 
   await t.test('an NDJSON import: the dry run lists the bad line; a good file is checked, then applied', async () => {
@@ -309,5 +355,15 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
   assert.deepEqual(problems, [], 'no console error');
   assert.ok(expected.length <= 2, `only the provoked 412 and 400: ${expected.join('; ')}`);
 });
+
+/** The ids of every page of a list, in its order, as the API pages it (100 a page). */
+async function everyId(list: (page: number) => Promise<{ data: { id: number }[] }>): Promise<number[]> {
+  const ids: number[] = [];
+  for (let page = 1; ; page++) {
+    const { data } = await list(page);
+    ids.push(...data.map((r) => r.id));
+    if (data.length < 100) return ids;
+  }
+}
 
 export type { Page };

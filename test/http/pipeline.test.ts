@@ -17,13 +17,24 @@ test('cache settings come from the environment, checked at start-up and frozen',
     STOREFRONT_ANSWER_CACHE_BYTES: '1024',
     STOREFRONT_COUNT_CACHE: 'off',
     STOREFRONT_COUNT_CACHE_ENTRIES: '5',
+    STOREFRONT_RECORD_CACHE: 'off',
+    STOREFRONT_RECORD_CACHE_BYTES: '2048',
   });
-  assert.deepEqual(config.caches, { answers: false, answerBytes: 1024, counts: false, countEntries: 5 });
+  assert.deepEqual(config.caches, {
+    answers: false,
+    answerBytes: 1024,
+    counts: false,
+    countEntries: 5,
+    records: false,
+    recordBytes: 2048,
+    brokenRecordVersions: false,
+  });
   assert.ok(Object.isFrozen(config.caches) && Object.isFrozen(config.rateLimit) && Object.isFrozen(config.limits));
   for (const env of [
     { STOREFRONT_ANSWER_CACHE: 'maybe' },
     { STOREFRONT_ANSWER_CACHE_BYTES: 'lots' },
     { STOREFRONT_COUNT_CACHE_ENTRIES: '0' },
+    { STOREFRONT_RECORD_CACHE_BYTES: 'lots' },
   ]) {
     assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
   }

@@ -211,10 +211,13 @@ function requestOf(operation: Operation, document: Json, ownKeyId: number): fc.A
       };
       const broken = mutation?.[0];
       for (const key of Object.keys(parts)) {
-        // An empty path segment makes the URL another operation's (/users/ for getUser): broken
-        // path values are never empty.
-        if (key === broken) set(key, key.startsWith('path:') && String(mutation![1]) === '' ? '-' : mutation![1]);
-        else if (present[key]) set(key, values[key]);
+        // An empty path segment makes the URL another operation's (/users/ for getUser), and so
+        // do `.` and `..`, which URLs resolve as dot segments even encoded: broken path values
+        // are never one of them.
+        if (key === broken) {
+          const segment = key.startsWith('path:') && ['', '.', '..'].includes(String(mutation![1]));
+          set(key, segment ? '-' : mutation![1]);
+        } else if (present[key]) set(key, values[key]);
       }
       if (broken === 'query:unknown') out.query.push(['zzz', '1']);
       if (broken?.startsWith('body:') && body && typeof body === 'object') {

@@ -6,6 +6,7 @@ import { when, words } from '../format.js';
 import { CHANGES, describe, orderQuery } from '../order-fields.js';
 import { Conflict, changeListed } from '../order-writes.js';
 import { Action } from '../parts/action.js';
+import { ExportButton } from '../parts/export-button.js';
 import { Link } from '../parts/link.js';
 import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
@@ -29,6 +30,8 @@ export function Orders(): JSX.Element {
   const [outcomes, setOutcomes] = useState<Map<number, Outcome>>(new Map());
   const [busy, setBusy] = useState(false);
   const rows = list.data?.data ?? [];
+  // The export takes the list's filters without its paging: every matching order.
+  const { page: _page, perpage: _perpage, ...filters } = query;
 
   const toggle = (id: number, on: boolean) => {
     const next = new Set(selected);
@@ -68,9 +71,17 @@ export function Orders(): JSX.Element {
       <OrderFilters params={params} />
       <Problem error={list.error} />
       {list.data && (
-        <p class="summary" aria-live="polite">
-          <strong>{list.data.meta.total.toLocaleString()}</strong> orders match
-        </p>
+        <div class="summary">
+          <p aria-live="polite">
+            <strong>{list.data.meta.total.toLocaleString()}</strong> orders match
+          </p>
+          <ExportButton
+            label="Export CSV"
+            list="orders"
+            scope="orders:read"
+            start={() => api().exports.orders(filters)}
+          />
+        </div>
       )}
       <div class="bulk" role="group" aria-label="Change the selected orders">
         <span>{selected.size} selected</span>

@@ -2,6 +2,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { field } from '../format.js';
 import { Action } from '../parts/action.js';
+import { ExportButton } from '../parts/export-button.js';
 import type { Category, ProductListQuery } from 'storefront-client';
 import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
@@ -58,6 +59,8 @@ export function Products(): JSX.Element {
   const categories = useLoad(() => api().categories.list(), []);
   const hiddenAllowed = can('products:read_hidden');
   const [bulk, setBulk] = useState(false);
+  // The export takes the list's filters and order without its paging: every matching product.
+  const { page: _page, perpage: _perpage, ...filters } = productQuery(params);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -145,6 +148,12 @@ export function Products(): JSX.Element {
           <Action scope="imports:write" aria-pressed={bulk} onClick={() => setBulk(!bulk)}>
             {bulk ? 'Close the bulk editor' : 'Bulk edit this page'}
           </Action>
+          <ExportButton
+            label="Export CSV"
+            list="products"
+            scope={filters.fetch_hidden ? 'products:read_hidden' : undefined}
+            start={() => api().exports.products(filters)}
+          />
         </div>
       )}
       {bulk && list.data && (

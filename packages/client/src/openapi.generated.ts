@@ -1097,6 +1097,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1118,6 +1123,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1164,6 +1171,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1185,6 +1197,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1218,6 +1232,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1244,6 +1263,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1298,6 +1319,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1319,6 +1345,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +1468,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1461,6 +1494,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1522,6 +1557,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1543,6 +1583,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1578,6 +1620,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1599,6 +1646,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1634,6 +1683,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1655,6 +1709,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1704,6 +1760,11 @@ export interface operations {
                  * @example wait=30
                  */
                 prefer?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1750,6 +1811,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1792,6 +1855,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1818,6 +1886,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1853,6 +1923,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1877,6 +1952,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1917,6 +1994,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -1938,6 +2020,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,7 +2054,13 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description the project id
@@ -2009,6 +2099,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2048,6 +2140,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2072,6 +2169,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2105,7 +2204,13 @@ export interface operations {
     rollKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description key id
@@ -2141,6 +2246,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2181,6 +2288,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2202,6 +2314,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2282,6 +2396,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2303,6 +2422,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2347,6 +2468,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2373,6 +2499,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,6 +2541,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2456,6 +2589,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,6 +2625,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2511,6 +2651,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,6 +2689,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2573,6 +2720,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2642,6 +2791,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2663,6 +2817,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2713,6 +2869,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2739,6 +2900,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2779,6 +2942,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2822,6 +2990,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,6 +3031,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2882,6 +3057,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,6 +3103,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -2952,6 +3134,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2987,6 +3171,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3008,6 +3197,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3040,7 +3231,13 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description the project id
@@ -3080,6 +3277,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3117,7 +3316,13 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description webhook endpoint id
@@ -3141,6 +3346,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3169,6 +3376,11 @@ export interface operations {
                  * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
                  */
                 "if-none-match"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3195,6 +3407,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3256,6 +3470,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3280,6 +3499,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3300,7 +3521,13 @@ export interface operations {
     rollWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
             path: {
                 /**
                  * @description webhook endpoint id
@@ -3339,6 +3566,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +3610,11 @@ export interface operations {
                  * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
                  */
                 "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
             };
             path: {
                 /**
@@ -3405,6 +3639,8 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
