@@ -7,11 +7,24 @@ export async function importCommand(args: string[]): Promise<void> {
   const { values, positionals } = parse(
     'import',
     args,
-    { 'dry-run': { type: 'boolean', help: 'check everything and write nothing (the import runs, then rolls back)' } },
+    {
+      project: {
+        type: 'string',
+        value: '<id>',
+        help: 'the project a products CSV goes into (a CSV names none; it must exist); a JSON or NDJSON file must name it',
+      },
+      'dry-run': { type: 'boolean', help: 'check everything and write nothing (the import runs, then rolls back)' },
+    },
     ['file'],
   );
   const [file] = positionals;
   const dryRun = values['dry-run'] === true;
+  const project = values.project as string | undefined;
+  if (file.toLowerCase().endsWith('.csv') && project === undefined)
+    throw new CliError(
+      `storefront import: ${file} is a products CSV, which names no project: say which one it goes into (storefront import ${file} --project <id>)`,
+      2,
+    );
   const tty = process.stderr.isTTY;
   const started = Date.now();
   try {
@@ -24,6 +37,7 @@ export async function importCommand(args: string[]): Promise<void> {
       (storage) =>
         importFile(storage.db, file, {
           dryRun,
+          project,
           onProgress: tty ? (n) => process.stderr.write(`\rread ${n.toLocaleString('en-US')} records…`) : undefined,
         }),
       { sqliteCacheMiB: 128, sqliteReaders: 1 },

@@ -64,7 +64,7 @@ export interface ImportJobTable {
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
   /** 1: check everything, write nothing */
   dry_run: number;
-  format: 'json' | 'ndjson';
+  format: 'json' | 'ndjson' | 'csv';
   /** the size of the uploaded file */
   bytes: number;
   records_read: Generated<number>;

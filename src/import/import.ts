@@ -1,78 +1,21 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
-import { withBulkLoadCache } from '../db/bulk-load.js';
 import type { Database } from '../db/schema.js';
-import { ProjectRecord } from '../resources/projects/record.js';
-import { type Kind, RESOURCES } from '../resources/registry.js';
-import { type WriteContext, writeProject } from '../writes/write-project.js';
+import { RESOURCES } from '../resources/registry.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
 import { NdjsonReader, linePlace, linesOf, projectOfLine } from './ndjson.js';
 import type { PlaceFormat } from './problems.js';
-import { ImportSession } from './session.js';
-import { checkRecord } from './validate.js';
+import { importCsv } from './csv.js';
+import { ImportError, type ImportOptions, type ImportSummary, run, ticker } from './run.js';
 
-// `storefront import <file>`: a JSON document or an NDJSON stream, all or nothing. The whole
-// import is one transaction; any invalid record rolls it back and every problem is listed
-// by its place in the file.
+// `storefront import <file>`: a JSON document, an NDJSON stream or a products CSV (csv.ts),
+// all or nothing. The whole import is one transaction; any invalid record rolls it back and
+// every problem is listed by its place in the file.
 
-export interface ImportSummary {
-  projectId: string;
-  /** records written (created or replaced), by kind */
-  counts: Record<Kind, number>;
-  /** records deleted by the file's deletions, by kind (a category's subtree included) */
-  deleted: Record<Kind, number>;
-}
-
-export interface ImportOptions {
-  /** called now and then with the number of records read so far and the share of the file read (0 to 1) */
-  onProgress?: (records: number, fraction: number) => void;
-  /** called once the whole file is read, with the number of records it held (the project's included) */
-  onRead?: (records: number) => void;
-  /** deletions older than this many days leave the change log (default: CHANGES_RETENTION_DAYS) */
-  retentionDays?: number;
-  /** the import is for this project: a file naming another is refused by name, before any write */
-  project?: string;
-  /** check everything and write nothing: the import runs in full, then rolls back */
-  dryRun?: boolean;
-  /** stops the import (rolled back, nothing written) at the next records read, or before the commit */
-  signal?: AbortSignal;
-  /** how messages name the file (default: its path) */
-  name?: string;
-  /** called when the write of the file's project begins (before anything is written) */
-  onWrite?: (ctx: WriteContext) => void;
-  /** called inside the write, after every check passed and before the commit: what it writes commits with the import */
-  beforeCommit?: (ctx: WriteContext, summary: ImportSummary) => Promise<void>;
-}
-
-export class ImportError extends Error {
-  constructor(
-    readonly problems: string[],
-    readonly total = problems.length,
-  ) {
-    super(problems.length === 1 ? problems[0] : `${total} problems, nothing was imported`);
-  }
-}
+export { ImportError, type ImportOptions, type ImportSummary } from './run.js';
 
 const KINDS: readonly string[] = RESOURCES.map((r) => r.kind);
-const PROGRESS_EVERY = 10_000;
-/** how often (in records) a signal is looked at */
-const SIGNAL_EVERY = 500;
-
-/** Called for every record read: progress now and then, and the signal. */
-function ticker(options: ImportOptions, fraction: (records: number) => number) {
-  return (records: number) => {
-    if (records % SIGNAL_EVERY === 0) options.signal?.throwIfAborted();
-    if (records % PROGRESS_EVERY === 0) options.onProgress?.(records, fraction(records));
-  };
-}
-
-/** A dry run's way out of its write: the summary, with everything rolled back. */
-class DryRunDone extends Error {
-  constructor(readonly summary: ImportSummary) {
-    super('dry run');
-  }
-}
 
 export async function importFile(
   db: Kysely<Database>,
@@ -81,9 +24,10 @@ export async function importFile(
 ): Promise<ImportSummary> {
   const name = options.name ?? path;
   if (path.endsWith('.ndjson') || path.endsWith('.jsonl')) return importNdjson(db, path, options);
+  if (path.toLowerCase().endsWith('.csv')) return importCsv(db, path, options);
   if (!path.endsWith('.json'))
     throw new ImportError([
-      `${name}: an import file must end in .json (a JSON document) or .ndjson (one record a line)`,
+      `${name}: an import file must end in .json (a JSON document), .ndjson (one record a line) or .csv (products)`,
     ]);
   let text: string;
   try {
@@ -174,54 +118,5 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
   } finally {
     // An import stopped early (a refusal, a cancel) leaves the file at once.
     stream.destroy();
-  }
-}
-
-/**
- * Reads the file into a session, all or nothing: a batch write of the project (src/writes/)
- * when the file names a valid one, else a session that only checks, so that every problem
- * is still reported.
- */
-async function run(
-  db: Kysely<Database>,
-  project: unknown,
-  format: PlaceFormat,
-  refuse: (id: string, wanted: string) => string,
-  options: ImportOptions,
-  read: (session: ImportSession) => Promise<number>,
-): Promise<ImportSummary> {
-  const readAll = async (session: ImportSession): Promise<ImportSummary> => {
-    const records = await read(session);
-    options.onRead?.(records);
-    await session.finish();
-    if (!session.ok || !session.projectId) {
-      const { listed, count } = session.problems;
-      throw new ImportError(listed.length ? listed : ['the file names no project'], count);
-    }
-    return { projectId: session.projectId, counts: session.counts, deleted: session.deleted };
-  };
-  const projectId = checkRecord(ProjectRecord, project).length === 0 ? (project as ProjectRecord).id : undefined;
-  if (projectId === undefined) return readAll(new ImportSession(format));
-  // Refused before anything is read or written: a key of one project never writes another's.
-  if (options.project !== undefined && projectId !== options.project)
-    throw new ImportError([refuse(projectId, options.project)]);
-  try {
-    const write = await writeProject(
-      { db },
-      projectId,
-      async (ctx) => {
-        options.onWrite?.(ctx);
-        const summary = await withBulkLoadCache(ctx.db, () => readAll(new ImportSession(format, ctx)));
-        options.signal?.throwIfAborted();
-        if (options.dryRun) throw new DryRunDone(summary);
-        await options.beforeCommit?.(ctx, summary);
-        return summary;
-      },
-      { kind: 'batch', retentionDays: options.retentionDays },
-    );
-    return write.value;
-  } catch (e) {
-    if (e instanceof DryRunDone) return e.summary;
-    throw e;
   }
 }

@@ -2,10 +2,10 @@ import type { ErrorDetail } from '../errors.js';
 import type { Kind } from '../resources/registry.js';
 
 // The problems of one import, each at its record's place in the file: `products[12].price: …`
-// in a JSON document, `line 40: price …` in an NDJSON file. Every problem is counted; the
-// first MAX_PROBLEMS are listed.
+// in a JSON document, `line 40: price …` in an NDJSON file, `row 7: price …` in a CSV. Every
+// problem is counted; the first MAX_PROBLEMS are listed.
 
-export type Place = number; // the index in a JSON list, or the line of an NDJSON file
+export type Place = number; // the index in a JSON list, the line of an NDJSON file, a CSV's row
 export type PlaceFormat = (kind: Kind | 'project', place: Place) => string;
 
 export const MAX_PROBLEMS = 100;
@@ -25,7 +25,7 @@ export class Problems {
     this.count++;
     if (this.full) return;
     const where = typeof place === 'string' ? place : this.formatPlace(kind, place);
-    const byLine = where.startsWith('line ');
+    const byLine = where.startsWith('line ') || where.startsWith('row ');
     this.listed.push(
       !field ? `${where}: ${message}` : byLine ? `${where}: ${field} ${message}` : `${where}.${field}: ${message}`,
     );

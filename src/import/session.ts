@@ -79,6 +79,11 @@ export class ImportSession {
     return true;
   }
 
+  /** The write's project as it is stored, for a file that names none (a CSV): nothing of it is written. */
+  useProject(project: ProjectRecord): void {
+    if (this.ctx && project.id === this.ctx.projectId) this.project = project;
+  }
+
   async add(kind: Kind, value: unknown, place: Place): Promise<void> {
     if (typeof value === 'object' && value !== null && 'deleted' in value) return this.addDeletion(kind, value, place);
     const resource = resourceOf(kind);

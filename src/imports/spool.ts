@@ -11,7 +11,7 @@ import { ApiError } from '../errors.js';
 // bytes of a chunked body are counted as they come. The bytes must be UTF-8 (checked on the
 // way, as for every body of the API: never stored altered).
 
-export type ImportFormat = 'json' | 'ndjson';
+export type ImportFormat = 'json' | 'ndjson' | 'csv';
 
 export interface Spooled {
   path: string;

@@ -301,7 +301,7 @@ eachBackend('import', (backend) => {
   test('files: unreadable, wrong extension, broken JSON', async (t) => {
     const { storage } = await testApp(t, backend);
     assert.match((await problemsOf(importFile(storage.db, join(dir, 'missing.json'))))[0], /cannot be read \(ENOENT\)/);
-    assert.match((await problemsOf(importFile(storage.db, file('x.csv', 'a,b'))))[0], /must end in \.json/);
+    assert.match((await problemsOf(importFile(storage.db, file('x.txt', 'a,b'))))[0], /must end in \.json/);
     assert.match((await problemsOf(importFile(storage.db, file('broken.json', '{"project":'))))[0], /not valid JSON/);
     assert.deepEqual(await problemsOf(importDocument(storage.db, { products: [] })), ['project: is required']);
     assert.deepEqual(await problemsOf(importDocument(storage.db, [])), [

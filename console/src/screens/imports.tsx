@@ -18,6 +18,7 @@ import { api } from '../session.js';
 function formatOf(name: string): ImportFormat | undefined {
   if (/\.json$/i.test(name)) return 'json';
   if (/\.(ndjson|jsonl)$/i.test(name)) return 'ndjson';
+  if (/\.csv$/i.test(name)) return 'csv';
   return undefined;
 }
 
@@ -45,7 +46,7 @@ export function Imports(): JSX.Element {
     setCurrent(undefined);
     setUpload(undefined);
     setError(
-      chosen && !formatOf(chosen.name) ? new Error(`${chosen.name}: choose a .json or .ndjson file`) : undefined,
+      chosen && !formatOf(chosen.name) ? new Error(`${chosen.name}: choose a .json, .ndjson or .csv file`) : undefined,
     );
   };
 
@@ -104,13 +105,17 @@ export function Imports(): JSX.Element {
       <section class="card" aria-labelledby="upload-h">
         <h2 id="upload-h">Import a file</h2>
         <p class="muted">
-          A JSON document or NDJSON lines in the import format (README, “Import format”). One import is all or nothing:
-          check it with a dry run first, then apply it.
+          A JSON document or NDJSON lines in the import format (README, “Import format”), or products as CSV (as the
+          products export writes it). One import is all or nothing: check it with a dry run first, then apply it.
         </p>
         <div class="filters">
           <label>
             File to import
-            <input type="file" accept=".json,.ndjson,.jsonl,application/json,application/x-ndjson" onChange={choose} />
+            <input
+              type="file"
+              accept=".json,.ndjson,.jsonl,.csv,application/json,application/x-ndjson,text/csv"
+              onChange={choose}
+            />
           </label>
           <Action scope="imports:write" busy={busy} disabled={!format} onClick={() => void run(true)}>
             Check it (dry run)

@@ -15,7 +15,7 @@ export type ImportFile =
   string | Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
 export interface CreateImportOptions {
-  /** `json` or `ndjson`; by default from a File's name or a Blob's type, else NDJSON unless a string is one JSON value */
+  /** `json`, `ndjson` or `csv` (products); by default from a File's name or a Blob's type, else NDJSON unless a string is one JSON value */
   format?: ImportFormat;
   /** check everything, write nothing */
   dryRun?: boolean;
@@ -45,6 +45,7 @@ export interface WaitOptions {
 const MEDIA_TYPE: Record<ImportFormat, string> = {
   json: 'application/json',
   ndjson: 'application/x-ndjson',
+  csv: 'text/csv',
 };
 
 const isRunning = (i: Import) => i.status === 'queued' || i.status === 'running';
@@ -95,9 +96,11 @@ const isStream = (data: unknown): data is ReadableStream =>
 function formatOf(file: ImportFile): ImportFormat {
   const name =
     typeof Blob !== 'undefined' && file instanceof Blob ? (file as Blob & { name?: string }).name : undefined;
-  if (name) return /\.json$/i.test(name) ? 'json' : 'ndjson';
-  if (typeof Blob !== 'undefined' && file instanceof Blob)
+  if (name) return /\.json$/i.test(name) ? 'json' : /\.csv$/i.test(name) ? 'csv' : 'ndjson';
+  if (typeof Blob !== 'undefined' && file instanceof Blob) {
+    if (/^text\/csv/i.test(file.type)) return 'csv';
     return /json$/i.test(file.type) && !/ndjson/i.test(file.type) ? 'json' : 'ndjson';
+  }
   if (typeof file === 'string') {
     try {
       JSON.parse(file);

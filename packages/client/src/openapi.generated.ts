@@ -157,7 +157,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an import
-         * @description The file of the import format (a JSON document or NDJSON lines) is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415. An Idempotency-Key makes a retried upload answer the first Import.
+         * @description The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.
          */
         post: operations["createImport"];
         delete?: never;
@@ -684,17 +684,17 @@ export interface components {
             /** @description the first 100 problems, in file order */
             errors: {
                 message: string;
-                /** @description `products[12].price` (JSON), `line 40` (NDJSON), `body` or `import` */
+                /** @description `products[12].price` (JSON), `line 40` (NDJSON), `row 7` (CSV; the header is row 1), `body` or `import` */
                 place: string;
             }[];
             /** @description every problem found, listed or not */
             errors_total: number;
             finished_at: number | null;
             /**
-             * @description the upload: a JSON document or NDJSON lines
+             * @description the upload: a JSON document, NDJSON lines or a products CSV
              * @enum {unknown}
              */
-            format: "json" | "ndjson";
+            format: "json" | "ndjson" | "csv";
             /** @description the import id (its Location: …/imports/<id>) */
             id: number;
             /** @description the share of the file read so far, 1 when it succeeded */
@@ -1792,6 +1792,11 @@ export interface operations {
                  *     {"type":"product","id":1001,"handle":"linen-shirt","name":"Linen shirt","price":4900}
                  */
                 "application/x-ndjson": unknown;
+                /**
+                 * @example handle,name,price
+                 *     linen-shirt,Linen shirt,4900
+                 */
+                "text/csv": unknown;
             };
         };
         responses: {

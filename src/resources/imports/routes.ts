@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
 import { type ImportFormat, type Spooled, checkDeclaredLength, removeSpool, spool } from '../../imports/spool.js';
+import { headerProblems } from '../products/csv-columns.js';
+import { readCsvHeader } from '../../import/csv.js';
 import { createJob, findJob, isFinished, listJobs, presentJob } from '../../imports/store.js';
 import {
   ImportAccepted,
@@ -24,7 +26,7 @@ import {
 
 const write = { auth: 'key', scope: 'imports:write' } as const;
 const tags = ['imports'];
-const MEDIA_TYPES = ['application/json', 'application/x-ndjson'];
+const MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'];
 
 /** The spooled upload of a request, until a job takes it (or the answer goes out without one). */
 const uploads = new WeakMap<FastifyRequest, Spooled & { taken: boolean }>();
@@ -32,12 +34,26 @@ const uploads = new WeakMap<FastifyRequest, Spooled & { taken: boolean }>();
 function unsupported(): ApiError {
   return new ApiError(
     415,
-    'an import is sent as Content-Type: application/json (a JSON document) or application/x-ndjson (one record a line)',
-    [{ field: 'Content-Type', message: `must be ${MEDIA_TYPES.join(' or ')}` }],
+    'an import is sent as Content-Type: application/json (a JSON document), application/x-ndjson (one record a line) or text/csv (products)',
+    [{ field: 'Content-Type', message: `must be ${MEDIA_TYPES.join(', ')}` }],
   );
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+function formatOf(type: string): ImportFormat {
+  if (/^\s*application\/x-ndjson/i.test(type)) return 'ndjson';
+  return /^\s*text\/csv/i.test(type) ? 'csv' : 'json';
+}
+
+/** A CSV's header row, checked before the job is queued: a wrong column is a 400 at once. */
+async function checkCsvHeader(path: string): Promise<void> {
+  const header = await readCsvHeader(path);
+  const problems = header ? headerProblems(header.map((h) => h.trim())) : [];
+  if (problems.length === 0) return;
+  const names = problems.map((p) => p.field).join(', ');
+  throw new ApiError(400, `the CSV's header row is not a products header: ${names}`, problems);
+}
 
 /** `Prefer: wait=<seconds>` (RFC 7240), capped; undefined when not asked. */
 export function preferredWait(header: string | undefined): number | undefined {
@@ -60,14 +76,24 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       const type = request.headers['content-type'] ?? '';
       const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
       if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
-      const format: ImportFormat = /^\s*application\/x-ndjson/i.test(type) ? 'ndjson' : 'json';
+      const format = formatOf(type);
       const { maxBytes, spoolDir } = app.imports;
       try {
         checkDeclaredLength(request.headers['content-length'], maxBytes);
       } catch (e) {
         return done(e as Error, undefined);
       }
-      spool(payload, format, { dir: spoolDir, maxBytes }).then((spooled) => {
+      const spooled = spool(payload, format, { dir: spoolDir, maxBytes }).then(async (spooled) => {
+        if (format !== 'csv') return spooled;
+        try {
+          await checkCsvHeader(spooled.path);
+        } catch (e) {
+          await removeSpool(spooled.path);
+          throw e;
+        }
+        return spooled;
+      });
+      spooled.then((spooled) => {
         uploads.set(request, { ...spooled, taken: false });
         // What the Idempotency-Key compares (src/plugins/idempotency.ts): the same bytes
         // sent again, as the same kind of import, are the same request.
@@ -83,7 +109,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'createImport',
         summary: 'Upload an import',
-        description: `The file of the import format (a JSON document or NDJSON lines) is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415. An Idempotency-Key makes a retried upload answer the first Import.`,
+        description: `The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.`,
         tags,
         params: ProjectParams,
         querystring: ImportQuery,

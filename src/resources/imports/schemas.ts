@@ -25,7 +25,9 @@ export const Import = Type.Object(
         'queued (waiting for an earlier import of the project), running, then succeeded, failed (nothing was written) or canceled (nothing was written)',
     }),
     dry_run: Type.Boolean({ description: 'true: everything was checked and nothing written' }),
-    format: Type.Enum(['json', 'ndjson'], { description: 'the upload: a JSON document or NDJSON lines' }),
+    format: Type.Enum(['json', 'ndjson', 'csv'], {
+      description: 'the upload: a JSON document, NDJSON lines or a products CSV',
+    }),
     bytes: Count,
     records_read: Type.Integer({ minimum: 0, description: 'records read so far (the project line included)' }),
     progress: Type.Number({
@@ -38,7 +40,10 @@ export const Import = Type.Object(
     }),
     errors: Type.Array(
       Type.Object({
-        place: Type.String({ description: '`products[12].price` (JSON), `line 40` (NDJSON), `body` or `import`' }),
+        place: Type.String({
+          description:
+            '`products[12].price` (JSON), `line 40` (NDJSON), `row 7` (CSV; the header is row 1), `body` or `import`',
+        }),
         message: Type.String(),
       }),
       { maxItems: MAX_PROBLEMS, description: `the first ${MAX_PROBLEMS} problems, in file order` },
@@ -104,6 +109,13 @@ export const ImportBody = {
         ],
         description:
           'NDJSON: one JSON object a line, each with its "type"; the first line is the project ({"type":"project","id",…}), which must be the path\'s',
+      },
+    },
+    'text/csv': {
+      schema: {
+        examples: ['handle,name,price\r\nlinen-shirt,Linen shirt,4900\r\n'],
+        description:
+          'products as CSV (RFC 4180, UTF-8): a header row naming product columns (handle, name and price required; docs/API.md, "CSV import"), then one product a row; they go into the path\'s project',
       },
     },
   },

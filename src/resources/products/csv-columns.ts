@@ -55,9 +55,30 @@ export function productCells(p: Product): string[] {
   ].map(defuse);
 }
 
+/** The columns an import needs: the fields a product record cannot do without. */
+export const REQUIRED_PRODUCT_COLUMNS = ['handle', 'name', 'price'] as const;
+
 /** The header's names that are not product columns (an import refuses them). */
 export function unknownColumns(header: readonly string[]): string[] {
   return header.filter((name) => !(PRODUCT_CSV_COLUMNS as readonly string[]).includes(name));
+}
+
+/** What is wrong with an import's header row, as `{ field, message }` (none: it is fine). */
+export function headerProblems(header: readonly string[]): { field: string; message: string }[] {
+  const problems = unknownColumns(header).map((name) => ({
+    field: name,
+    message: `is not a product column (${PRODUCT_CSV_COLUMNS.join(', ')})`,
+  }));
+  for (const name of REQUIRED_PRODUCT_COLUMNS)
+    if (!header.includes(name))
+      problems.push({ field: name, message: 'is a required column, missing from the header' });
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (seen.has(name) && !problems.some((p) => p.field === name))
+      problems.push({ field: name, message: 'is named twice in the header' });
+    seen.add(name);
+  }
+  return problems;
 }
 
 /**

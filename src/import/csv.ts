@@ -1,0 +1,141 @@
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { CsvError, parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { headerProblems, productFromCells } from '../resources/products/csv-columns.js';
+import { projectRecord } from '../resources/projects/record.js';
+import { findProject } from '../resources/projects/repository.js';
+import type { PlaceFormat } from './problems.js';
+import { ImportError, type ImportOptions, type ImportSummary, run, ticker } from './run.js';
+import type { ImportSession } from './session.js';
+
+// A products CSV (docs/API.md, "CSV import"): RFC 4180, UTF-8 with or without a BOM, a header
+// row naming product columns, then one product a row, read as a stream by csv-parse. A CSV
+// names no project: its products go into the import's project, which must exist. Rows are
+// numbered as a spreadsheet shows them: the header is row 1, the first product row 2 (a
+// quoted cell holding line breaks is still one row).
+
+export const csvPlace: PlaceFormat = (_kind, row) => `row ${row}`;
+
+/** csv-parse's options: one record may not grow past this (an unclosed quote would read the rest of the file into it). */
+const OPTIONS = { bom: true, relax_column_count: true, max_record_size: 8 << 20 } as const;
+
+/** The header's first bytes read: enough for any header of product columns. */
+const HEADER_BYTES = 64 * 1024;
+
+/** The header row of a CSV file, if it can be read from its first bytes (else undefined: the import checks it). */
+export async function readCsvHeader(path: string): Promise<string[] | undefined> {
+  const file = await open(path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(HEADER_BYTES), 0, HEADER_BYTES, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    const rows: string[][] = parseSync(text, { ...OPTIONS, to: 1 });
+    // A first record cut off by the end of the bytes read is no header yet.
+    const complete = rows.length === 1 && (bytesRead < HEADER_BYTES || /\r?\n/.test(text));
+    return complete ? rows[0] : undefined;
+  } catch {
+    return undefined; // broken from the start: the import says where
+  } finally {
+    await file.close();
+  }
+}
+
+export async function importCsv(db: Kysely<Database>, path: string, options: ImportOptions): Promise<ImportSummary> {
+  const name = options.name ?? path;
+  if (options.project === undefined)
+    throw new ImportError([`${name}: a CSV names no project: say which project its products go into (--project <id>)`]);
+  const project = await findProject(db, options.project);
+  if (!project)
+    throw new ImportError([
+      `${name}: project "${options.project}" does not exist; a CSV loads products into an existing project`,
+    ]);
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (e) {
+    throw new ImportError([`${name}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  const stream = createReadStream(path);
+  const tick = ticker(options, () => stream.bytesRead / Math.max(size, 1));
+  const record = projectRecord(project);
+  const refuse = (id: string, wanted: string) => `project "${id}" is not "${wanted}"`;
+  try {
+    return await run(db, record, csvPlace, refuse, options, async (session) => {
+      session.useProject(record);
+      const rows = stream.pipe(parse(OPTIONS));
+      const reader = new CsvReader(session, project.currency);
+      try {
+        for await (const cells of rows as AsyncIterable<string[]>) {
+          if (!(await reader.read(cells))) break;
+          tick(reader.products);
+        }
+      } catch (e) {
+        if (!(e instanceof CsvError)) throw e;
+        // The parser reads ahead of the rows handed on: its own count says where it stopped.
+        const parsed = (e as CsvError & { records?: number }).records;
+        session.problems.add('products', (typeof parsed === 'number' ? parsed : reader.rows) + 1, '', brokenCsv(e));
+      } finally {
+        rows.destroy();
+      }
+      if (reader.rows === 0)
+        session.problems.add('products', 1, '', 'the file is empty: the first row names the columns');
+      return reader.products;
+    });
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** csv-parse's failure as a message for the row it stopped in. */
+function brokenCsv(e: CsvError): string {
+  if (e.code === 'CSV_QUOTE_NOT_CLOSED')
+    return 'a quoted cell is never closed (a `"` opens it and none ends it before the end of the file)';
+  if (e.code === 'CSV_MAX_RECORD_SIZE') return 'is longer than 8 MiB: a quoted cell not closed?';
+  if (e.code === 'CSV_INVALID_CLOSING_QUOTE')
+    return 'a quoted cell goes on after its closing `"` (a `"` inside a quoted cell is written `""`)';
+  return `is not valid CSV (${e.message})`;
+}
+
+/** Hands each row to the session as a product record; the header first. */
+class CsvReader {
+  /** rows read, the header's included: the number of the row just read */
+  rows = 0;
+  products = 0;
+  private header: string[] = [];
+
+  constructor(
+    private readonly session: ImportSession,
+    private readonly currency: string,
+  ) {}
+
+  /** false: stop reading (the header is wrong, so no row can be read). */
+  async read(cells: string[]): Promise<boolean> {
+    const row = ++this.rows;
+    const { problems } = this.session;
+    if (row === 1) {
+      this.header = cells.map((c) => c.trim());
+      for (const p of headerProblems(this.header))
+        problems.add('products', row, '', `column "${p.field}" ${p.message}`);
+      return problems.count === 0;
+    }
+    // A blank row (a spreadsheet's empty line: no cell with anything in it) is no product.
+    if (cells.every((c) => c === '')) return true;
+    this.products++;
+    if (cells.length !== this.header.length) {
+      problems.add(
+        'products',
+        row,
+        '',
+        `has ${cells.length} cells, but the header names ${this.header.length} columns`,
+      );
+      return true;
+    }
+    const { record, currency } = productFromCells(Object.fromEntries(this.header.map((h, i) => [h, cells[i]])));
+    if (currency !== undefined && currency !== this.currency)
+      problems.add('products', row, 'currency', `is "${currency}", but the project's currency is "${this.currency}"`);
+    await this.session.add('products', record, row);
+    return true;
+  }
+}
