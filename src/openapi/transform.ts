@@ -5,6 +5,7 @@ import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from '../plugins/idempot
 // The document is generated from the route schemas; this transform only adds what every
 // route shares but does not declare itself, because it comes from app-wide hooks:
 // - 304 on GET (src/plugins/http-caching.ts answers If-None-Match from the ETag, with no body),
+//   except on streamed files (the exports),
 // - 429 (src/plugins/rate-limit.ts limits every route), 500 and 503 (src/plugins/error-handler.ts
 //   can answer them on any route),
 // - the Authorization scheme a route needs (config.auth, read by src/plugins/project-scope.ts),
@@ -42,7 +43,9 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   const success = Object.keys(response).find((status) => /^2/.test(status));
   if (ofProject && success)
     response[success] = withHeaders(response[success] as Schema, { 'Storefront-Version': VERSION });
-  if (isGet && response[200]) {
+  // A file streamed as it is read (the exports: `content` of their own) has no ETag and no 304.
+  const cached = isGet && response[200] !== undefined && (response[200] as Schema).content === undefined;
+  if (cached) {
     response[200] = withHeaders(response[200] as Schema, {
       ETag: { type: 'string', description: 'entity tag of this answer; send it back in If-None-Match' },
     });
@@ -56,7 +59,8 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   for (const [status, error] of Object.entries(added)) response[status] ??= error;
 
   const out: Schema = { ...schema, response };
-  if (isGet) out.headers = withRequestHeaders(schema.headers as Schema | undefined, { 'if-none-match': IF_NONE_MATCH });
+  if (cached)
+    out.headers = withRequestHeaders(schema.headers as Schema | undefined, { 'if-none-match': IF_NONE_MATCH });
   if (ofProject)
     out.headers = withRequestHeaders(out.headers as Schema | undefined, { 'storefront-version': ASKED_VERSION });
   // The app-wide hooks that read these headers: If-Match on the updates that can answer 412

@@ -1464,11 +1464,6 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description an ETag from an earlier answer: 304 when it still matches
-                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
-                 */
-                "if-none-match"?: string;
-                /**
                  * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
                  * @example 1042
                  */
@@ -1488,8 +1483,6 @@ export interface operations {
             /** @description the orders, one row each */
             200: {
                 headers: {
-                    /** @description entity tag of this answer; send it back in If-None-Match */
-                    ETag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1501,17 +1494,6 @@ export interface operations {
                 content: {
                     "text/csv": string;
                 };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag; no body */
-            304: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1553,11 +1535,6 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description an ETag from an earlier answer: 304 when it still matches
-                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
-                 */
-                "if-none-match"?: string;
-                /**
                  * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
                  * @example 1042
                  */
@@ -1577,8 +1554,6 @@ export interface operations {
             /** @description the products, one row each */
             200: {
                 headers: {
-                    /** @description entity tag of this answer; send it back in If-None-Match */
-                    ETag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1590,17 +1565,6 @@ export interface operations {
                 content: {
                     "text/csv": string;
                 };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag; no body */
-            304: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -1615,11 +1579,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description an ETag from an earlier answer: 304 when it still matches
-                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
-                 */
-                "if-none-match"?: string;
                 /**
                  * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
                  * @example 1042
@@ -1640,8 +1599,6 @@ export interface operations {
             /** @description the project, then its records, one a line */
             200: {
                 headers: {
-                    /** @description entity tag of this answer; send it back in If-None-Match */
-                    ETag?: string;
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1653,17 +1610,6 @@ export interface operations {
                 content: {
                     "application/x-ndjson": string;
                 };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag; no body */
-            304: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
