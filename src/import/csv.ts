@@ -132,7 +132,12 @@ class CsvReader {
       );
       return true;
     }
-    const { record, currency } = productFromCells(Object.fromEntries(this.header.map((h, i) => [h, cells[i]])));
+    const {
+      record,
+      currency,
+      problems: cellProblems,
+    } = productFromCells(Object.fromEntries(this.header.map((h, i) => [h, cells[i]])));
+    for (const p of cellProblems) problems.add('products', row, p.field, p.message);
     if (currency !== undefined && currency !== this.currency)
       problems.add('products', row, 'currency', `is "${currency}", but the project's currency is "${this.currency}"`);
     await this.session.add('products', record, row);

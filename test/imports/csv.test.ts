@@ -51,6 +51,19 @@ async function importCsv(shop: ImportApp, project: string, key: string, csv: str
   throw new Error(`import ${id} did not end`);
 }
 
+/** Imports `csv`, which fails with these errors (place, message), and nothing is written. */
+async function failsByRow(shop: ImportApp, csv: string, errors: [string, RegExp][]): Promise<void> {
+  const before = await stateOf(shop.storage);
+  const done = await importCsv(shop, SHOP, shop.shopKey, csv);
+  assert.equal(done.status, 'failed');
+  assert.deepEqual(
+    done.errors.map((e) => e.place),
+    errors.map(([place]) => place),
+  );
+  for (const [i, [, message]] of errors.entries()) assert.match(done.errors[i].message, message);
+  assert.deepEqual(await stateOf(shop.storage), before);
+}
+
 const HEADER = 'id,handle,name,price';
 const rows = (...lines: string[]) => [HEADER, ...lines].join('\r\n') + '\r\n';
 
@@ -80,6 +93,46 @@ eachBackend('products CSV import', (backend) => {
     assert.equal(await exportCsv(shop, SHOP, shop.shopKey), exported);
   });
 
+  test('images whose url or alt hold `;`, `|` or `\\` come back the same, escaped with `\\` in the cell', async (t) => {
+    const shop = await importApp(t, backend);
+    const images = [
+      { url: 'https://img.example/a;v=2.jpg', alt: 'Front; left | right \\ up' },
+      { url: 'https://img.example/b|c\\d.jpg', alt: '' },
+      { url: 'https://img.example/e.jpg', alt: ';|\\' },
+    ];
+    const cell =
+      'https://img.example/a\\;v=2.jpg|Front\\; left \\| right \\\\ up;https://img.example/b\\|c\\\\d.jpg;https://img.example/e.jpg|\\;\\|\\\\';
+    const csv = ['handle,name,price,images', `escaped,Escaped,100,"${cell}"`].join('\r\n');
+    const done = await importCsv(shop, SHOP, shop.shopKey, csv);
+    assert.equal(done.status, 'succeeded', JSON.stringify(done.errors));
+    const list = await shop.send('GET', '/products/?search=Escaped&fetch_hidden=true');
+    const [stored] = (list.body as { data: { id: number; images: unknown }[] }).data;
+    assert.deepEqual(stored.images, images);
+    // The export writes the same cell, and importing it again keeps the images.
+    const exported = await exportCsv(shop, SHOP, shop.shopKey);
+    assert.ok(exported.includes(cell), exported);
+    const again = await importCsv(shop, SHOP, shop.shopKey, exported);
+    assert.equal(again.status, 'succeeded', JSON.stringify(again.errors));
+    const reread = await shop.send('GET', `/products/${stored.id}`);
+    assert.deepEqual((reread.body as { images: unknown }).images, images);
+  });
+
+  test('an images cell that would need a guess fails its row: a `\\` escaping nothing, a second `|`', async (t) => {
+    const shop = await importApp(t, backend);
+    const csv = [
+      'handle,name,price,images',
+      'fine,Fine,100,https://img.example/a.jpg|A',
+      'lone,Lone,100,https://img.example\\a.jpg',
+      'trailing,Trailing,100,https://img.example/a.jpg|A\\',
+      'pipes,Pipes,100,https://img.example/a.jpg|A;https://img.example/b.jpg|B|C',
+    ].join('\n');
+    await failsByRow(shop, csv, [
+      ['row 3', /^images has a `\\` at character 20 that escapes nothing/],
+      ['row 4', /^images has a `\\` at character 28 /],
+      ['row 5', /^images has more than one `\|` in image 2/],
+    ]);
+  });
+
   test('an unclosed quote at row 9 fails the import with its row, and nothing is written', async (t) => {
     const shop = await importApp(t, backend);
     const before = await stateOf(shop.storage);
@@ -95,7 +148,6 @@ eachBackend('products CSV import', (backend) => {
 
   test('errors by row: a bad price in row 3, cells that do not fit the header, another currency', async (t) => {
     const shop = await importApp(t, backend);
-    const before = await stateOf(shop.storage);
     const csv = [
       'handle,name,price,currency',
       'ok-one,OK,100,EUR',
@@ -103,16 +155,11 @@ eachBackend('products CSV import', (backend) => {
       'short,Short',
       'dollars,Dollars,100,USD',
     ].join('\n');
-    const done = await importCsv(shop, SHOP, shop.shopKey, csv);
-    assert.equal(done.status, 'failed');
-    assert.deepEqual(
-      done.errors.map((e) => e.place),
-      ['row 3', 'row 4', 'row 5'],
-    );
-    assert.match(done.errors[0].message, /^price /);
-    assert.match(done.errors[1].message, /has 2 cells, but the header names 4 columns/);
-    assert.match(done.errors[2].message, /^currency is "USD"/);
-    assert.deepEqual(await stateOf(shop.storage), before);
+    await failsByRow(shop, csv, [
+      ['row 3', /^price /],
+      ['row 4', /has 2 cells, but the header names 4 columns/],
+      ['row 5', /^currency is "USD"/],
+    ]);
   });
 
   test('an empty id is a new product; a BOM, quoted cells, CRLF and blank rows are read', async (t) => {

@@ -86,20 +86,27 @@ export function headerProblems(header: readonly string[]): { field: string; mess
  * removed, empty cells left out, integers and booleans as such when they read as one (else
  * the text, which the record's schema then refuses with its message). `currency` is the
  * project's and not part of the record: it is returned apart, for the import to compare.
+ * `problems` are cells that cannot be read without guessing (left out of the record).
  */
 export function productFromCells(cells: Record<string, string>): {
   record: Record<string, unknown>;
   currency?: string;
+  problems: { field: string; message: string }[];
 } {
   const record: Record<string, unknown> = {};
+  const problems: { field: string; message: string }[] = [];
   let currency: string | undefined;
   for (const [name, raw] of Object.entries(cells)) {
     const cell = undefuse(raw);
     if (cell === '') continue;
     if (name === 'currency') currency = cell;
-    else record[name] = valueOf(name as Column, cell);
+    else if (name === 'images') {
+      const images = imagesOf(cell);
+      if (typeof images === 'string') problems.push({ field: name, message: images });
+      else record[name] = images;
+    } else record[name] = valueOf(name as Column, cell);
   }
-  return { record, currency };
+  return { record, currency, problems };
 }
 
 function valueOf(name: Column, cell: string): unknown {
@@ -107,14 +114,25 @@ function valueOf(name: Column, cell: string): unknown {
   if (BOOLEANS.has(name)) return /^true$/i.test(cell) ? true : /^false$/i.test(cell) ? false : cell;
   if (name === 'category_ids')
     return cell.split(';').map((id) => (/^\s*\d{1,16}\s*$/.test(id) ? Number(id) : id.trim()));
-  if (name === 'images') return splitEscaped(cell, ';').map(imageOf);
   return cell;
 }
 
-function imageOf(item: string): { url: string; alt: string } {
-  const [url, alt = '', ...rest] = splitEscaped(item, '|');
-  // A third part can only be an unescaped `|` in the alt: kept as written.
-  return { url: unescape(url), alt: unescape([alt, ...rest].join('|')) };
+/** An images cell as its images, or what makes it ambiguous (a message for its row). */
+function imagesOf(cell: string): { url: string; alt: string }[] | string {
+  const lone = /\\(?:[^\\;|]|$)/su.exec(cell.replace(/\\[\\;|]/g, '  '));
+  if (lone)
+    return (
+      `has a \`\\\` at character ${lone.index + 1} that escapes nothing: inside a url or an alt, ` +
+      'write `\\;` for `;`, `\\|` for `|` and `\\\\` for `\\`'
+    );
+  const images: { url: string; alt: string }[] = [];
+  for (const [i, item] of splitEscaped(cell, ';').entries()) {
+    const parts = splitEscaped(item, '|');
+    if (parts.length > 2)
+      return `has more than one \`|\` in image ${i + 1} (\`url|alt\`): a \`|\` inside a url or an alt is written \`\\|\``;
+    images.push({ url: unescape(parts[0]), alt: unescape(parts[1] ?? '') });
+  }
+  return images;
 }
 
 function escape(text: string): string {
