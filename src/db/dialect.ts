@@ -1,5 +1,6 @@
 import {
   type ColumnDefinitionBuilder,
+  CompiledQuery,
   type Kysely,
   PostgresAdapter,
   type RawBuilder,
@@ -147,11 +148,36 @@ export function misjudgesLike(db: Kysely<any>): boolean {
  */
 export async function bulkInsert(db: Kysely<any>, table: string, rows: Record<string, unknown>[]): Promise<void> {
   if (isPostgres(db)) return copyRows(db, table, rows);
-  for (let i = 0; i < rows.length; i += 4000)
-    await db
-      .insertInto(table)
-      .values(rows.slice(i, i + 4000))
-      .execute();
+  for (let i = 0; i < rows.length; i += 4000) {
+    const chunk = rows.slice(i, i + 4000);
+    const plain = sqliteInsert(table, chunk, '');
+    await (plain ? db.executeQuery(plain) : db.insertInto(table).values(chunk).execute());
+  }
+}
+
+/**
+ * A multi-row INSERT of rows that all have the columns of the first and no undefined value,
+ * as SQL text and flat parameters (else undefined: Kysely's builder writes it). A batch's
+ * rows through Kysely's builder made a value node of every cell and compiled them again for
+ * every batch, a share of a server import's main thread (docs/PERFORMANCE.md, "Bulk loads
+ * (issue 27)"); the text is the same for every batch of a size, so SQLite's statement cache
+ * keeps it.
+ */
+function sqliteInsert(table: string, rows: Record<string, unknown>[], tail: string): CompiledQuery | undefined {
+  const columns = Object.keys(rows[0]);
+  const values: unknown[] = [];
+  for (const row of rows) {
+    let n = 0;
+    for (const c in row) {
+      const v = row[c];
+      if (v === undefined || c !== columns[n++]) return undefined;
+      values.push(v);
+    }
+    if (n !== columns.length) return undefined;
+  }
+  const one = `(${columns.map(() => '?').join(', ')})`;
+  const text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values ${Array(rows.length).fill(one).join(', ')}${tail}`;
+  return CompiledQuery.raw(text, values);
 }
 
 /**
@@ -166,6 +192,12 @@ export async function bulkUpsert(
 ): Promise<void> {
   if (isPostgres(db)) return copyUpsert(db, table, rows, key);
   const columns = Object.keys(rows[0]).filter((c) => !key.includes(c));
+  const set = columns.map((c) => `"${c}" = excluded."${c}"`).join(', ');
+  const plain = sqliteInsert(table, rows, ` on conflict (${key.map((c) => `"${c}"`).join(', ')}) do update set ${set}`);
+  if (plain) {
+    await db.executeQuery(plain);
+    return;
+  }
   await db
     .insertInto(table)
     .values(rows)

@@ -69,7 +69,7 @@ export async function importCsv(db: Kysely<Database>, path: string, options: Imp
       try {
         for await (const cells of rows as AsyncIterable<string[]>) {
           if (!(await reader.read(cells))) break;
-          tick(reader.products);
+          await tick(reader.products);
         }
       } catch (e) {
         if (!(e instanceof CsvError)) throw e;

@@ -75,7 +75,7 @@ export async function importDocument(
       const list = (sections[kind] ?? []) as unknown[];
       for (let i = 0; i < list.length; i++) {
         await session.add(kind, list[i], i);
-        tick(++n);
+        await tick(++n);
       }
     }
     return n + 1;
@@ -109,7 +109,7 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
       if (firstLine) await reader.read(firstLine);
       for await (const line of lines) {
         await reader.read(line);
-        tick(reader.records);
+        await tick(reader.records);
       }
       if (reader.records === 0)
         session.problems.add('project', name, '', 'is empty: the first line must be the project');

@@ -33,6 +33,12 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** stops the import (rolled back, nothing written) at the next records read, or before the commit */
   signal?: AbortSignal;
+  /**
+   * A server's import: after this many ms of reading and checking records without a turn of
+   * the event loop, it lets one run, so that the requests beside the import are answered
+   * between slices of it, not after a long stretch (docs/PERFORMANCE.md, "Bulk loads (issue 27)")
+   */
+  sliceMs?: number;
   /** how messages name the file (default: its path) */
   name?: string;
   /** called when the write of the file's project begins (before anything is written) */
@@ -54,11 +60,30 @@ const PROGRESS_EVERY = 10_000;
 /** how often (in records) a signal is looked at */
 const SIGNAL_EVERY = 500;
 
-/** Called for every record read: progress now and then, and the signal. */
+/** how often (in records) the clock is read for options.sliceMs */
+const CLOCK_EVERY = 16;
+
+/**
+ * Called for every record read: progress now and then, the signal, and with
+ * options.sliceMs a promise to await now and then (a turn of the event loop).
+ */
 export function ticker(options: ImportOptions, fraction: (records: number) => number) {
-  return (records: number) => {
+  const { sliceMs } = options;
+  // Whether the event loop turned since the slice began (the reading itself may have waited
+  // for the file or a batch's write): a slice is time without one.
+  let turned = true;
+  let since = 0;
+  const turn = () => (turned = true);
+  return (records: number): Promise<void> | undefined => {
     if (records % SIGNAL_EVERY === 0) options.signal?.throwIfAborted();
     if (records % PROGRESS_EVERY === 0) options.onProgress?.(records, fraction(records));
+    if (sliceMs === undefined || records % CLOCK_EVERY !== 0) return undefined;
+    if (turned) {
+      turned = false;
+      since = performance.now();
+      setImmediate(turn);
+    } else if (performance.now() - since >= sliceMs) return new Promise((resolve) => setImmediate(resolve));
+    return undefined;
   };
 }
 

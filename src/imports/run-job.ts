@@ -25,6 +25,8 @@ import {
 // writer, so the figures stay in memory (`live`) until the end.
 
 const PROGRESS_WRITE_MS = 1000;
+/** the longest stretch of an import's reading before the server's requests get a turn (ImportOptions.sliceMs) */
+const IMPORT_SLICE_MS = 10;
 
 /** Why a running import was stopped. */
 export class Stop extends Error {
@@ -103,6 +105,7 @@ export async function runJob(job: ImportJobRow, running: Running, ctx: JobContex
       signal: abort.signal,
       name: 'body',
       retentionDays: ctx.retentionDays,
+      sliceMs: IMPORT_SLICE_MS,
       onProgress: (records, fraction) => {
         live.records_read = records;
         live.progress = Math.min(0.99, fraction);
