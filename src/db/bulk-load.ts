@@ -3,14 +3,16 @@ import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 
 // A bulk load's settings, for the length of its transaction. SQLite: the connection that
-// writes gets a large page cache, as `storefront import` opens it (ConnectOptions.sqliteCacheMiB):
-// with the 2 MiB a server's writer thread keeps otherwise, every batch of a large import
-// read the index pages of a million rows again. The cache is given back after, so that a
-// server does not keep the pages of its last import (docs/PERFORMANCE.md, "Bulk loads (issue 27)").
+// writes gets a large page cache (ConnectOptions.sqliteCacheMiB): with the 2 MiB a server's
+// writer thread keeps otherwise, every batch of a large import read the index pages of a
+// million rows again. 64 MiB, half what `storefront import` opens alone: a server's import of
+// 1M took as long with it as with 128, and the server stays smaller. The cache is given back
+// after, so that a server does not keep the pages of its last import (docs/PERFORMANCE.md,
+// "Bulk loads (issue 27)").
 // PostgreSQL: nothing to set (its buffers are the server's).
 
 /** MiB of page cache a bulk load writes with (SQLite). */
-export const BULK_LOAD_CACHE_MIB = 128;
+export const BULK_LOAD_CACHE_MIB = 64;
 
 export async function withBulkLoadCache<T>(trx: Kysely<Database>, work: () => Promise<T>): Promise<T> {
   if (isPostgres(trx)) return work();
