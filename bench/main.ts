@@ -51,6 +51,8 @@ const { values } = parseArgs({
     live: { type: 'boolean', default: false },
     /** only the bulk loads (bulk-imports.ts): --import products by the CLI and over HTTP beside reads */
     'bulk-imports': { type: 'boolean', default: false },
+    /** only the read cases whose names contain one of these (comma-separated), e.g. `ids,handle` */
+    cases: { type: 'string' },
     /** measure the server and CLI of another checkout (built), e.g. main before a change */
     'server-root': { type: 'string' },
     smoke: { type: 'boolean', default: false },
@@ -62,6 +64,7 @@ const { values } = parseArgs({
 const smoke = values.smoke;
 const liveOnly = values.live;
 const bulkOnly = values['bulk-imports'];
+const caseNames = values.cases?.split(',').map((n) => n.trim().toLowerCase());
 if (values['server-root']) useServerRoot(values['server-root']);
 const sizes = (smoke ? '300' : values.sizes).split(',').map(Number);
 const backends = values.backends.split(',') as ('sqlite' | 'postgres')[];
@@ -313,7 +316,8 @@ async function measureSize(
       return { rows, imports, generated, planCheck, live, bulk };
     }
     const bodies: number[] = [];
-    for (const c of cases(pools)) {
+    const chosen = cases(pools).filter((c) => !caseNames || caseNames.some((n) => c.name.toLowerCase().includes(n)));
+    for (const c of chosen) {
       // Cold: right after a write (every cache of the project is stale), inputs never asked before.
       await touch();
       const asked: Request[] = [];
@@ -339,6 +343,7 @@ async function measureSize(
       row(c.name, 'warm', warm, bare, extra);
       log(`    server RSS ${round(rss(server.pid) / 2 ** 20, 0)} MiB`);
     }
+    if (caseNames) return { rows, imports, generated, planCheck, live, bulk };
 
     // One request asked again with its ETag: the cheapest answer there is.
     const list = await fetch(`${base}/products/`);
