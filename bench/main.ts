@@ -296,7 +296,7 @@ async function measureSize(
         serverPid: server.pid,
         log,
       });
-    if (liveOnly) {
+    if (liveOnly && !caseNames) {
       live.push(...(await liveCases()));
       return { rows, imports, generated, planCheck, live, bulk };
     }
@@ -343,7 +343,11 @@ async function measureSize(
       row(c.name, 'warm', warm, bare, extra);
       log(`    server RSS ${round(rss(server.pid) / 2 ** 20, 0)} MiB`);
     }
-    if (caseNames) return { rows, imports, generated, planCheck, live, bulk };
+    if (caseNames) {
+      // `--cases … --live`: the live shop after the cases named, on the same catalog.
+      if (liveOnly) live.push(...(await liveCases()));
+      return { rows, imports, generated, planCheck, live, bulk };
+    }
 
     // One request asked again with its ETag: the cheapest answer there is.
     const list = await fetch(`${base}/products/`);
