@@ -59,25 +59,10 @@ async function importOverHttp(
   await runCli(['project', 'create', project, '--name', 'Bulk upload', '--currency', 'USD', ...ctx.db]);
   const key = (await runCli(['key', 'create', project, ...ctx.db])).stdout.trim();
   const target = `${server.url}/v2/projects/${project}/imports/`;
-  const headers = { authorization: `Bearer ${key}` };
   ctx.log(`  POST /imports/ of ${ctx.products} products into ${project} while reads of another project run…`);
   const peak = watchRss(server.pid);
   const started = performance.now();
-  const importing = (async () => {
-    const answer = await fetch(target, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/x-ndjson' },
-      body: Readable.toWeb(createReadStream(file)) as ReadableStream,
-      duplex: 'half',
-    } as RequestInit);
-    if (answer.status !== 202) throw new Error(`POST /imports/ answered ${answer.status}: ${await answer.text()}`);
-    const { id } = (await answer.json()) as { id: number };
-    for (;;) {
-      await new Promise((r) => setTimeout(r, POLL_MS));
-      const job = (await (await fetch(`${target}${id}`, { headers })).json()) as { status: string };
-      if (!['queued', 'running'].includes(job.status)) return job.status;
-    }
-  })();
+  const importing = importJob(target, key, file, 'application/x-ndjson');
   const reads = await load(base, {
     seconds: 3600,
     connections: READERS,
@@ -96,6 +81,24 @@ async function importOverHttp(
     status,
     reads,
   };
+}
+
+/** POSTs a file to an /imports/ URL and polls the job until it ends: its status. */
+export async function importJob(target: string, key: string, file: string, type: string): Promise<string> {
+  const headers = { authorization: `Bearer ${key}` };
+  const answer = await fetch(target, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': type },
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  if (answer.status !== 202) throw new Error(`POST /imports/ answered ${answer.status}: ${await answer.text()}`);
+  const { id } = (await answer.json()) as { id: number };
+  for (;;) {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    const job = (await (await fetch(`${target}${id}`, { headers })).json()) as { status: string };
+    if (!['queued', 'running'].includes(job.status)) return job.status;
+  }
 }
 
 /** The rows as a Markdown table. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load } from './load.js';
-import { CLI, freePort, runCli, startServer } from './processes.js';
+import { CLI, runCli, serveApi } from './processes.js';
 
 // `npm run bench:compression`: the rate of a stored (answer-cache) page of 100 products sent
 // as it is, gzip-encoded and brotli-encoded, from one `storefront serve` process on SQLite.
@@ -26,12 +26,7 @@ const MIN_RATIO = 0.8;
 const work = mkdtempSync(join(tmpdir(), 'storefront-bench-compression-'));
 const db = ['--database', `sqlite:${join(work, 'bench.db')}`];
 await runCli(['generate', 'bench', '--products', values.smoke ? '200' : values.products, ...db]);
-const port = await freePort();
-const server = await startServer([CLI, 'serve', '--port', String(port), ...db], port, '/healthz', {
-  LOG_LEVEL: 'warn',
-  STOREFRONT_DEMO: '0',
-  RATE_LIMIT: 'off',
-});
+const server = await serveApi(db, { LOG_LEVEL: 'warn', STOREFRONT_DEMO: '0', RATE_LIMIT: 'off' }, { cli: CLI });
 let failed = false;
 try {
   const url = `${server.url}/v2/projects/bench/products/?perpage=100`;

@@ -12,10 +12,22 @@ import { bulkImports, bulkTable } from './bulk-imports.js';
 import { type Pools, readPools } from './pools.js';
 import { type LiveRow, liveShop, liveTable } from './live-shop.js';
 import { replicaBench, replicaTable } from './replicas.js';
-import { ROOT, type Server, cliOf, freePort, rss, runCli, startServer, useServerRoot, watchRss } from './processes.js';
+import {
+  ROOT,
+  type Server,
+  freePort,
+  rss,
+  runCli,
+  serveApi,
+  startServer,
+  useServerRoot,
+  watchRss,
+} from './processes.js';
+import { csvRoundTrip, csvTable } from './csv-exports.js';
 import { type Random, chooseSeed, seeded } from './random.js';
 import {
   type BulkImportRow,
+  type CsvRow,
   type GenerateRow,
   type ImportRow,
   type Phase,
@@ -51,6 +63,10 @@ const { values } = parseArgs({
     live: { type: 'boolean', default: false },
     /** only the bulk loads (bulk-imports.ts): --import products by the CLI and over HTTP beside reads */
     'bulk-imports': { type: 'boolean', default: false },
+    /** only the read cases whose names contain one of these (comma-separated), e.g. `ids,handle` */
+    cases: { type: 'string' },
+    /** only the CSV round trip (csv-exports.ts): the catalog exported as CSV, imported again over HTTP and by the CLI */
+    exports: { type: 'boolean', default: false },
     /** measure the server and CLI of another checkout (built), e.g. main before a change */
     'server-root': { type: 'string' },
     smoke: { type: 'boolean', default: false },
@@ -62,6 +78,8 @@ const { values } = parseArgs({
 const smoke = values.smoke;
 const liveOnly = values.live;
 const bulkOnly = values['bulk-imports'];
+const caseNames = values.cases?.split(',').map((n) => n.trim().toLowerCase());
+const csvOnly = values.exports;
 if (values['server-root']) useServerRoot(values['server-root']);
 const sizes = (smoke ? '300' : values.sizes).split(',').map(Number);
 const backends = values.backends.split(',') as ('sqlite' | 'postgres')[];
@@ -108,6 +126,7 @@ async function main(): Promise<void> {
     plan_checks: [],
     live: [],
     bulk_imports: [],
+    csv: [],
   };
   mkdirSync(values.out, { recursive: true });
   const file = join(values.out, `${run.started_at.replace(/[:.]/g, '-')}${smoke ? '-smoke' : ''}.json`);
@@ -138,6 +157,7 @@ async function main(): Promise<void> {
           run.generates!.push(measured.generated);
           run.live!.push(...measured.live);
           run.bulk_imports!.push(...measured.bulk);
+          run.csv!.push(...measured.csv);
           if (measured.planCheck) run.plan_checks!.push(measured.planCheck);
           save();
         } finally {
@@ -156,12 +176,17 @@ async function main(): Promise<void> {
     process.stdout.write(`Bulk loads\n\n${bulkTable(run.bulk_imports!)}\n`);
     return;
   }
+  if (csvOnly) {
+    process.stdout.write(`CSV export and import\n\n${csvTable(run.csv!)}\n`);
+    return;
+  }
   if (!liveOnly) {
     printRun(run);
     process.stdout.write('\n');
     printTargets(run);
   }
   process.stdout.write(`\nA live shop: the popular pages read beside writes\n\n${liveTable(run.live!)}\n`);
+  process.stdout.write(`\nCSV export and import\n\n${csvTable(run.csv!)}\n`);
   process.stdout.write(`\nwritten to ${file}\n`);
 }
 
@@ -204,6 +229,7 @@ async function measureSize(
   planCheck?: PlanCheck;
   live: LiveRow[];
   bulk: BulkImportRow[];
+  csv: CsvRow[];
 }> {
   const db = ['--database', url];
   const orders = Math.max(100, Math.round(size / 10));
@@ -229,7 +255,6 @@ async function measureSize(
   };
   const key = (await runCli(['key', 'create', PROJECT, '--label', 'bench', ...db])).stdout.trim();
 
-  const port = await freePort();
   // The rate limiter runs as it ships, with budgets no load here reaches: its cost is part of
   // every figure, its 429s are not.
   const env: Record<string, string> = {
@@ -240,18 +265,14 @@ async function measureSize(
     RATE_LIMIT_KEY_MAX: String(UNREACHED_BUDGET),
   };
   if (values['no-cache']) Object.assign(env, { STOREFRONT_ANSWER_CACHE: '0', STOREFRONT_COUNT_CACHE: '0' });
-  const server = await startServer(
-    [cliOf(), 'serve', '--port', String(port), ...db],
-    port,
-    '/v2/projects/none/plans/',
-    env,
-  );
+  const server = await serveApi(db, env, { probe: '/v2/projects/none/plans/' });
   const stopRss = watchRss(server.pid);
   const storage = connect(url);
   const rows: QueryRow[] = [];
   const imports: ImportRow[] = [];
   const live: LiveRow[] = [];
   const bulk: BulkImportRow[] = [];
+  const csv: CsvRow[] = [];
   let planCheck: PlanCheck | undefined;
   const base = `${server.url}/v2/projects/${PROJECT}`;
   const bareLoad = (bytes: number) =>
@@ -293,9 +314,9 @@ async function measureSize(
         serverPid: server.pid,
         log,
       });
-    if (liveOnly) {
+    if (liveOnly && !caseNames) {
       live.push(...(await liveCases()));
-      return { rows, imports, generated, planCheck, live, bulk };
+      return { rows, imports, generated, planCheck, live, bulk, csv };
     }
     const importContext = (): ImportContext => ({
       backend,
@@ -310,10 +331,17 @@ async function measureSize(
     });
     if (bulkOnly) {
       bulk.push(...(await bulkImports(importContext(), server, base, cases(pools))));
-      return { rows, imports, generated, planCheck, live, bulk };
+      return { rows, imports, generated, planCheck, live, bulk, csv };
+    }
+    const csvCases = async () =>
+      csv.push(...(await csvRoundTrip({ backend, products: size, work, db, project: PROJECT, key, log }, server)));
+    if (csvOnly) {
+      await csvCases();
+      return { rows, imports, generated, planCheck, live, bulk, csv };
     }
     const bodies: number[] = [];
-    for (const c of cases(pools)) {
+    const chosen = cases(pools).filter((c) => !caseNames || caseNames.some((n) => c.name.toLowerCase().includes(n)));
+    for (const c of chosen) {
       // Cold: right after a write (every cache of the project is stale), inputs never asked before.
       await touch();
       const asked: Request[] = [];
@@ -338,6 +366,11 @@ async function measureSize(
       row(c.name, 'cold', cold, bare, extra);
       row(c.name, 'warm', warm, bare, extra);
       log(`    server RSS ${round(rss(server.pid) / 2 ** 20, 0)} MiB`);
+    }
+    if (caseNames) {
+      // `--cases … --live`: the live shop after the cases named, on the same catalog.
+      if (liveOnly) live.push(...(await liveCases()));
+      return { rows, imports, generated, planCheck, live, bulk };
     }
 
     // One request asked again with its ETag: the cheapest answer there is.
@@ -384,6 +417,9 @@ async function measureSize(
       const mean = Math.round(bodies.reduce((a, b) => a + b, 0) / bodies.length);
       row(`reads during an import of ${importSize}`, 'cold', reads, await bareLoad(mean));
     }
+
+    // Last, as it replaces every product of the catalog: the CSV export and its import.
+    await csvCases();
   } finally {
     const peak = stopRss();
     await storage.close();
@@ -391,7 +427,7 @@ async function measureSize(
     for (const r of rows) r.server_rss_mib = round(peak / 2 ** 20, 0);
     log(`  server peak RSS ${round(peak / 2 ** 20, 0)} MiB`);
   }
-  return { rows, imports, generated, planCheck, live, bulk };
+  return { rows, imports, generated, planCheck, live, bulk, csv };
 }
 
 /**

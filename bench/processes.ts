@@ -127,6 +127,19 @@ export async function startServer(
   return { url, pid: child.pid!, stop: () => stop(child) };
 }
 
+/**
+ * `storefront serve` of the measured checkout (`cli`: another) on a free port, once `probe`
+ * answers (a path every checkout measured serves).
+ */
+export async function serveApi(
+  db: string[],
+  env: Record<string, string>,
+  { probe = '/healthz', cli = cliOf() }: { probe?: string; cli?: string } = {},
+): Promise<Server> {
+  const port = await freePort();
+  return startServer([cli, 'serve', '--port', String(port), ...db], port, probe, env);
+}
+
 /** Servers being stopped on purpose: their exit is no news. */
 const stopping = new WeakSet<ChildProcess>();
 

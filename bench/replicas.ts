@@ -4,7 +4,7 @@ import { serverBinaries, startStandbyPair, until } from '../test/support/pg-stan
 import { cases } from './cases.js';
 import { type LoadResult, load } from './load.js';
 import { readPools } from './pools.js';
-import { UNCACHED_ENV, cliOf, freePort, generateWithKey, startServer } from './processes.js';
+import { UNCACHED_ENV, generateWithKey, serveApi } from './processes.js';
 import type { Random } from './random.js';
 
 // `npm run bench -- --replicas`: the read cases on a primary with one streaming standby
@@ -50,11 +50,7 @@ export async function replicaBench(options: ReplicaBenchOptions): Promise<Replic
     });
     await caughtUp(pair.primaryUrl, pair.standbyUrl);
     const serve = async (extra: Record<string, string>) => {
-      const port = await freePort();
-      const server = await startServer([cliOf(), 'serve', '--port', String(port), ...db], port, '/healthz', {
-        ...UNCACHED_ENV,
-        ...extra,
-      });
+      const server = await serveApi(db, { ...UNCACHED_ENV, ...extra });
       stops.push(server.stop);
       return server.url;
     };

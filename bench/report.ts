@@ -45,6 +45,23 @@ export interface BulkImportRow {
   reads?: LoadResult;
 }
 
+/** A step of the CSV round trip (csv-exports.ts): the export, its import over HTTP and by the CLI. */
+export interface CsvRow {
+  backend: string;
+  products: number;
+  way: 'export' | 'import http' | 'import cli';
+  seconds: number;
+  rows_per_s: number;
+  /** the server's peak RSS during the step (the CLI's own for `import cli`) */
+  peak_rss_mib: number;
+  /** export: the server's RSS right before it */
+  rss_before_mib?: number;
+  /** export: the server's CPU time (all its threads) per 1,000 rows */
+  cpu_ms_per_1000?: number;
+  /** import http: how the job ended */
+  status?: string;
+}
+
 /** `storefront generate` of a size: products, with size/10 orders and size/100 users. */
 export interface GenerateRow {
   backend: string;
@@ -78,6 +95,7 @@ export interface Run {
   live?: LiveRow[];
   /** the bulk loads (bulk-imports.ts) */
   bulk_imports?: BulkImportRow[];
+  csv?: CsvRow[];
 }
 
 /** The run as Markdown tables (docs/PERFORMANCE.md takes them as they are). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { writeNdjson } from './ndjson.js';
-import { CLI, UNCACHED_ENV, freePort, generateWithKey, startServer } from './processes.js';
+import { CLI, UNCACHED_ENV, generateWithKey, serveApi } from './processes.js';
 
 // `npm run bench:threads`: what SQLite's worker threads (SQLITE_READERS) change, measured
 // on one generated catalog with the threads off (0) and on, back to back:
@@ -110,17 +110,7 @@ async function main(): Promise<void> {
     for (const readers of values.readers.split(',')) {
       for (const suffix of ['-wal', '-shm']) rmSync(path + suffix, { force: true });
       copyFileSync(`${path}.pristine`, path);
-      const port = await freePort();
-      const env = {
-        ...UNCACHED_ENV,
-        SQLITE_READERS: readers,
-      };
-      const server = await startServer(
-        [CLI, 'serve', '--port', String(port), '--database', url],
-        port,
-        '/healthz',
-        env,
-      );
+      const server = await serveApi(['--database', url], { ...UNCACHED_ENV, SQLITE_READERS: readers }, { cli: CLI });
       try {
         console.log(`SQLITE_READERS=${readers} (caches off)`);
         // Alone first, then beside the heavy searches.

@@ -61,6 +61,12 @@ export interface CacheConfig {
    * test/cache/never-stale sets it to prove that its staleness check fails then.
    */
   brokenRecordVersions: boolean;
+  /**
+   * FOR TESTS ONLY (STOREFRONT_BROKEN_ANSWER_REUSE=1): a products answer is sent again at any
+   * later products_version, as if none of its products had changed (src/cache/product-changes.ts);
+   * test/cache/never-stale sets it to prove that its staleness check fails then.
+   */
+  brokenAnswerReuse: boolean;
 }
 
 export interface ImportsConfig {
@@ -148,6 +154,7 @@ export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   records: true,
   recordBytes: 64 * 1024 * 1024,
   brokenRecordVersions: false,
+  brokenAnswerReuse: false,
 });
 
 export const DEFAULT_IMPORTS: ImportsConfig = Object.freeze({
@@ -216,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         DEFAULT_CACHES.recordBytes,
       ),
       brokenRecordVersions: env.STOREFRONT_BROKEN_RECORD_VERSIONS === '1',
+      brokenAnswerReuse: env.STOREFRONT_BROKEN_ANSWER_REUSE === '1',
     },
     imports: overrides.imports ?? {
       maxBytes: parseCount('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, DEFAULT_IMPORTS.maxBytes),

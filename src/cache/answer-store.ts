@@ -11,6 +11,11 @@ export interface CachedAnswer {
   readonly cacheTags: readonly string[] | null;
   /** the compressed bytes, made the first time a client asks for that coding */
   readonly encoded: Partial<Record<Coding, Buffer>>;
+  /**
+   * For a kind versioned record by record (versioned-key.ts, RECORD_VERSIONED): the ids of the
+   * records it shows, and the latest version of their type at which it is known to be right.
+   */
+  readonly records: { readonly ids: readonly number[]; version: number } | null;
 }
 
 /**

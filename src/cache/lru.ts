@@ -11,9 +11,17 @@
  * walks all its former copies (measured in docs/PERFORMANCE.md, "Caches, and how each is
  * invalidated").
  */
+interface Entry<V> {
+  value: V;
+  weight: number;
+  used: boolean;
+}
+
 export class Lru<V> {
-  private readonly entries = new Map<string, { value: V; weight: number; used: boolean }>();
+  private readonly entries = new Map<string, Entry<V>>();
   private total = 0;
+  /** where eviction goes on from (the clock's hand) */
+  private hand: Iterator<[string, Entry<V>]> = this.entries.entries();
 
   constructor(
     private readonly maxWeight: number,
@@ -42,10 +50,19 @@ export class Lru<V> {
       this.entries.set(key, { value, weight, used: true });
       this.total += weight;
     }
-    // A Map iterates in insertion order, and an entry moved to the end during the loop is
-    // reached again, unmarked, so the loop ends even when every entry was marked.
-    for (const [k, e] of this.entries) {
-      if (this.total <= this.maxWeight) break;
+    // A Map iterates in insertion order, and an entry moved to the end is reached again,
+    // unmarked, so the loop ends even when every entry was marked. The hand is one iterator
+    // kept from eviction to eviction: a new one for each would start at the Map's front,
+    // where V8 leaves every deleted entry as a hole until the table is rebuilt, and walk
+    // them all on every set of a full map.
+    while (this.total > this.maxWeight) {
+      let next = this.hand.next();
+      if (next.done) {
+        this.hand = this.entries.entries();
+        next = this.hand.next();
+        if (next.done) break;
+      }
+      const [k, e] = next.value;
       this.entries.delete(k);
       if (e.used) {
         e.used = false;
@@ -68,5 +85,6 @@ export class Lru<V> {
   clear(): void {
     this.entries.clear();
     this.total = 0;
+    this.hand = this.entries.entries();
   }
 }

@@ -7,10 +7,14 @@ import type { Project } from '../resources/projects/repository.js';
  * write that changed that type (src/writes/type-versions.ts), and the project row is read on
  * every request, so a key names the state of exactly what the answer depends on.
  *
- * - products (lists, single products, `ids=`): products, and categories (a product shows its
- *   category ids; a deleted category is also declared as a change of its products, but a
- *   category write is rare and keying on it costs nothing). The currency every product
- *   shows is declared as a change of every product.
+ * - products (lists, single products, `ids=`): which products a list holds (the products
+ *   lists' version), and categories (a product shows its category ids; a deleted category is
+ *   also declared as a change of its products, but a category write is rare and keying on it
+ *   costs nothing). The products an answer shows are versioned one by one
+ *   (RECORD_VERSIONED): the answer keeps the products_version it was computed at and the ids
+ *   it shows, and is sent at a later products_version while none of those products changed
+ *   (src/cache/product-changes.ts), so that a stock update costs the answers of one product.
+ *   The currency every product shows is declared as a change of every product.
  * - productLists (the totals of products lists): the product writes that can move a product
  *   in or out of a list (not a stock change: no filter reads stock), and categories.
  *   Each product's own JSON is kept by its own version (src/cache/record-cache.ts).
@@ -20,7 +24,7 @@ import type { Project } from '../resources/projects/repository.js';
  * - changes (the feed): every write, data_version itself (its `next` is that version).
  */
 export const CACHE_READS = {
-  products: ['products_version', 'categories_version'],
+  products: ['product_lists_version', 'categories_version'],
   productLists: ['product_lists_version', 'categories_version'],
   orders: ['orders_version'],
   plans: ['plans_version'],
@@ -30,8 +34,17 @@ export const CACHE_READS = {
 
 export type CacheKind = keyof typeof CACHE_READS;
 
+/**
+ * The kinds whose answers also depend on each record they show, by that record's own version:
+ * the column whose change may or may not touch them (src/plugins/answer-cache.ts).
+ */
+export const RECORD_VERSIONED: Partial<Record<CacheKind, 'products_version'>> = { products: 'products_version' };
+
 /** The fields of the project row a cache key reads (the shared project read carries them all). */
-export type VersionedProject = Pick<Project, 'id' | 'created_at' | (typeof CACHE_READS)[CacheKind][number]>;
+export type VersionedProject = Pick<
+  Project,
+  'id' | 'created_at' | 'products_version' | (typeof CACHE_READS)[CacheKind][number]
+>;
 
 /**
  * A cache key scoped to one project at the versions of the types a kind of answer shows.

@@ -53,6 +53,14 @@ export function isThreadedSqlite(db: Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof ThreadedSqliteAdapter;
 }
 
+/** Compiled SELECTs whose rows the thread sends as arrays of values (array-rows.ts). */
+const AS_ARRAYS = new WeakSet<CompiledQuery>();
+
+/** Asks for this query's rows as arrays of values, in the order of its columns. */
+export function readAsArrays(query: CompiledQuery): void {
+  AS_ARRAYS.add(query);
+}
+
 class ThreadedSqliteDriver implements Driver {
   constructor(
     private readonly readers: ThreadPool,
@@ -149,11 +157,12 @@ class ThreadedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.held) return result<R>(await this.held.thread.run(query.sql, query.parameters));
+    const arrays = AS_ARRAYS.has(query);
+    if (this.held) return result<R>(await this.held.thread.run(query.sql, query.parameters, arrays));
     const pool = SelectQueryNode.is(query.query) ? this.readers : this.writer;
     const thread = await pool.acquire();
     try {
-      return result<R>(await thread.run(query.sql, query.parameters));
+      return result<R>(await thread.run(query.sql, query.parameters, arrays));
     } finally {
       pool.release(thread);
     }

@@ -56,13 +56,13 @@ export class SqliteThread {
     return this.dead === undefined;
   }
 
-  run(sql: string, params: readonly unknown[]): Promise<Outcome> {
+  run(sql: string, params: readonly unknown[], arrays = false): Promise<Outcome> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise<Outcome>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) this.worker.ref();
-      this.worker.postMessage({ id, sql, params } satisfies Request);
+      this.worker.postMessage({ id, sql, params, arrays } satisfies Request);
     });
   }
 

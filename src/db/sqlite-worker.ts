@@ -21,6 +21,8 @@ export interface Request {
   id: number;
   sql: string;
   params: readonly unknown[];
+  /** a SELECT's rows as arrays of its columns' values (array-rows.ts) */
+  arrays?: boolean;
 }
 
 export type Reply =
@@ -41,12 +43,13 @@ port.on('message', (message: Request | 'close') => {
     port.close();
     return;
   }
-  const { id, sql, params } = message;
+  const { id, sql, params, arrays = false } = message;
   let reply: Reply;
   try {
     // The same calls as Kysely's own SqliteConnection, so rows and results are alike.
-    const st = db.prepare(sql);
-    if (st.reader) reply = { id, rows: st.all(params) };
+    const st = db.prepare(sql) as unknown as SQLite.Statement;
+    // The statement is cached (sqlite-statements.ts): its row mode is set on every run.
+    if (st.reader) reply = { id, rows: st.raw(arrays).all(params) };
     else {
       const { changes, lastInsertRowid } = st.run(params);
       reply = { id, changes, lastInsertRowid };

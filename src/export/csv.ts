@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { stringify } from 'csv-stringify/sync';
 import type { Database } from '../db/schema.js';
 import { ORDER_CSV_COLUMNS, orderCells } from '../resources/orders/csv-columns.js';
 import { presentOrder } from '../resources/orders/present.js';
@@ -10,16 +9,20 @@ import type { ProductFilter } from '../resources/products/list.js';
 import { presentProduct } from '../resources/products/present.js';
 import type { OrderClause } from '../resources/products/schemas.js';
 import { walkProducts } from '../resources/products/walk.js';
+import { csvRecord } from './csv-record.js';
 import type { Emit } from './snapshot-stream.js';
 
-// The CSV exports (docs/API.md, "CSV"): RFC 4180 (CRLF between records, a field quoted when
-// it holds a comma, a quote or a line break), UTF-8, a header row, written by csv-stringify a
-// page at a time. The rows are the list's, in its order, every match (keyset pages, walk.ts).
+// The CSV exports (docs/API.md, "CSV"): RFC 4180 (csv-record.ts), UTF-8, a header row,
+// written a page at a time. The rows are the list's, in its order, every match (keyset
+// pages, walk.ts).
 
 const PAGE = 1000;
-const OPTIONS = { record_delimiter: 'windows' } as const;
 
-const csv = (rows: string[][]) => stringify(rows, OPTIONS);
+function csv<R>(rows: readonly R[], cells: (row: R) => string[]): string {
+  let text = '';
+  for (const row of rows) text += csvRecord(cells(row));
+  return text;
+}
 
 export async function productsCsv(
   db: Kysely<Database>,
@@ -29,13 +32,13 @@ export async function productsCsv(
   emit: Emit,
   pageSize = PAGE,
 ): Promise<void> {
-  await emit(csv([[...PRODUCT_CSV_COLUMNS]]));
+  await emit(csvRecord(PRODUCT_CSV_COLUMNS));
   for await (const { rows, categories } of walkProducts(db, filter, order, pageSize))
-    await emit(csv(rows.map((r) => productCells(presentProduct(r, currency, categories.get(r.id) ?? [])))));
+    await emit(csv(rows, (r) => productCells(presentProduct(r, currency, categories.get(r.id) ?? []))));
 }
 
 export async function ordersCsv(db: Kysely<Database>, filter: OrderFilter, emit: Emit, pageSize = PAGE): Promise<void> {
-  await emit(csv([[...ORDER_CSV_COLUMNS]]));
+  await emit(csvRecord(ORDER_CSV_COLUMNS));
   for await (const { rows, items } of walkOrders(db, filter, pageSize))
-    await emit(csv(rows.map((r) => orderCells(presentOrder(r, items.get(r.id) ?? [])))));
+    await emit(csv(rows, (r) => orderCells(presentOrder(r, items.get(r.id) ?? []))));
 }

@@ -5,12 +5,13 @@
 // since a cell such as `-2+3` or `-cmd|…` begins the same way and the contract prefixes
 // every such cell (docs/API.md, "CSV").
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_CHARACTERS = '=+-@\t\r';
 const PREFIXED = /^'[=+\-@\t\r]/;
 
 /** The cell as an export writes it: `'` before a leading formula character. */
 export function defuse(cell: string): string {
-  return FORMULA_START.test(cell) ? `'${cell}` : cell;
+  // The first character looked up, not a regular expression: an export tests every cell.
+  return cell !== '' && FORMULA_CHARACTERS.includes(cell[0]) ? `'${cell}` : cell;
 }
 
 /** The cell as an import reads it: the export's `'` before a formula character removed. */

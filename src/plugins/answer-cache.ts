@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AnswerStore, type CachedAnswer } from '../cache/answer-store.js';
-import { type CacheKind, versionedKey } from '../cache/versioned-key.js';
+import { ProductChanges } from '../cache/product-changes.js';
+import { type CacheKind, RECORD_VERSIONED, versionedKey } from '../cache/versioned-key.js';
 import type { CacheConfig } from '../config.js';
 import { etagOf } from '../http/etag.js';
 import { addRouteHook } from '../http/route-hooks.js';
@@ -23,6 +24,12 @@ import { addRouteHook } from '../http/route-hooks.js';
 // read the same state of what the answer shows. When the first one ends without a storable
 // answer (an error, a 404), each waiter computes its own.
 //
+// Products answers are also versioned product by product (versioned-key.ts, RECORD_VERSIONED):
+// one stored under the same key at an older products_version is sent again, and marked right
+// at the newer one, when none of the products it shows changed since (product-changes.ts
+// reads which did from the change log, once per version and process). A stock update of one
+// product so costs the answers that show it, not every answer of the project.
+//
 // Answers that need a key (fetch_hidden=true, orders) are kept in this process's memory like
 // the public ones and handed out only after the request's own key passed the check of
 // project-scope.ts, an onRequest hook; they depend on the project, never on which of its
@@ -38,11 +45,14 @@ export default fp(
     app.decorateRequest('answerKey', null);
     app.decorateRequest('answerFlight', false);
     app.decorateRequest('cachedAnswer', null);
+    app.decorateRequest('answerRecords', null);
+    app.decorateRequest('answerRecordsVersion', null);
     const store = options.caches.answers ? new AnswerStore(options.caches.answerBytes) : null;
     app.decorate('answers', store);
     if (!store) return;
-    /** keys being computed, with the requests waiting for them */
+    /** keys being computed (with the records' version, for a kind versioned by them), with the requests waiting */
     const flights = new Map<string, Waiter[]>();
+    const productChanges = new ProductChanges(options.caches.brokenAnswerReuse);
 
     const send = (request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) => {
       request.cachedAnswer = answer;
@@ -51,12 +61,28 @@ export default fp(
       // not encoded to UTF-8 again for every request.
       reply.type('application/json; charset=utf-8').header('etag', answer.etag).send(answer.payload);
     };
+    const flightOf = (request: FastifyRequest) =>
+      request.answerRecordsVersion === null
+        ? request.answerKey!
+        : `${request.answerKey}\u0000${request.answerRecordsVersion}`;
     const land = (request: FastifyRequest, answer: CachedAnswer | null) => {
       if (!request.answerFlight || request.answerKey === null) return;
       request.answerFlight = false;
-      const waiters = flights.get(request.answerKey);
-      flights.delete(request.answerKey);
+      const flight = flightOf(request);
+      const waiters = flights.get(flight);
+      flights.delete(flight);
       if (waiters) for (const w of waiters) w(answer);
+    };
+    /** Computes the answer, or waits for the request computing it. */
+    const miss = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const flight = flightOf(request);
+      const waiting = flights.get(flight);
+      if (waiting === undefined) {
+        flights.set(flight, []);
+        request.answerFlight = true;
+        return done();
+      }
+      waiting.push((answer) => (answer ? send(request, reply, answer) : done()));
     };
 
     // After validation (a bad query is a 400, never a stored answer) and the key budget of
@@ -66,18 +92,29 @@ export default fp(
     const lookupOf = (kind: CacheKind): preHandlerHookHandler => {
       let lookup = lookups.get(kind);
       if (lookup) return lookup;
+      const column = RECORD_VERSIONED[kind];
       lookup = (request, reply, done) => {
         const key = versionedKey(request.project, kind, request.url);
-        const hit = store.get(key);
-        if (hit !== undefined) return send(request, reply, hit);
         request.answerKey = key;
-        const waiting = flights.get(key);
-        if (waiting === undefined) {
-          flights.set(key, []);
-          request.answerFlight = true;
-          return done();
-        }
-        waiting.push((answer) => (answer ? send(request, reply, answer) : done()));
+        const hit = store.get(key);
+        if (column === undefined) return hit !== undefined ? send(request, reply, hit) : miss(request, reply, done);
+        const version = request.project[column];
+        request.answerRecordsVersion = version;
+        productChanges.watch(request.project);
+        const records = hit?.records;
+        // Known right at this version or a later one (a request that read an older state
+        // may be sent a newer one: never older than what it must see).
+        if (records && records.version >= version) return send(request, reply, hit);
+        if (!records) return miss(request, reply, done);
+        productChanges.unchangedSince(request.reads.point, request.project, records.version, records.ids).then(
+          (unchanged) => {
+            if (!unchanged) return miss(request, reply, done);
+            records.version = Math.max(records.version, version);
+            send(request, reply, hit);
+          },
+          // The change log could not be read: computed again, as after any change.
+          () => miss(request, reply, done),
+        );
       };
       lookups.set(kind, lookup);
       return lookup;
@@ -94,8 +131,22 @@ export default fp(
         const bytes = Buffer.from(payload);
         const etag = etagOf(bytes);
         reply.header('etag', etag);
-        const answer = { key: request.answerKey, payload: bytes, etag, cacheTags: request.cacheTags, encoded: {} };
-        store.set(answer);
+        const answer: CachedAnswer = {
+          key: request.answerKey,
+          payload: bytes,
+          etag,
+          cacheTags: request.cacheTags,
+          encoded: {},
+          records: recordsOf(request),
+        };
+        // Not kept when a route did not say which records it shows (it could never be judged),
+        // nor in place of the same answer known right at a later version.
+        const kept = store.get(answer.key)?.records;
+        if (
+          request.answerRecordsVersion === null ||
+          (answer.records && (!kept || kept.version <= answer.records.version))
+        )
+          store.set(answer);
         request.cachedAnswer = answer;
         land(request, answer);
         return done(null, bytes);
@@ -112,3 +163,10 @@ export default fp(
   },
   { name: 'answer-cache', dependencies: ['project-scope', 'cdn-tags'] },
 );
+
+/** What a miss of a kind versioned record by record showed, as its route declared it. */
+function recordsOf(request: FastifyRequest): CachedAnswer['records'] {
+  const version = request.answerRecordsVersion;
+  const ids = request.answerRecords;
+  return version === null || ids === null ? null : { ids, version };
+}

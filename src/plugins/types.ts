@@ -60,6 +60,10 @@ declare module 'fastify' {
     answerFlight: boolean;
     /** the stored answer being sent, a hit or the miss just stored (answer-cache.ts; http-caching.ts keeps its encodings) */
     cachedAnswer: CachedAnswer | null;
+    /** the ids of the products a products answer shows, as its route says (answer-cache.ts) */
+    answerRecords: readonly number[] | null;
+    /** the products_version a products answer is looked up and stored at (answer-cache.ts) */
+    answerRecordsVersion: number | null;
     /** what a public answer holds, for Surrogate-Key and Cache-Tag (cdn-tags.ts) */
     cacheTags: readonly string[] | null;
   }

@@ -70,6 +70,14 @@ test(
           `${backend}: reads timed right after the import`,
         );
         assert.equal(check?.after_analyze_ms.length, check?.paths.length, `${backend}: and after ANALYZE`);
+        const csv = result.csv.filter((c: { backend: string }) => c.backend === backend);
+        assert.deepEqual(
+          csv.map((c: { way: string }) => c.way),
+          ['export', 'import http', 'import cli'],
+          `${backend}: the CSV export and its imports`,
+        );
+        for (const c of csv) assert.ok(c.rows_per_s > 0 && c.peak_rss_mib > 0, `${backend} csv ${c.way}: measured`);
+        assert.equal(csv[1].status, 'succeeded', `${backend}: the CSV import job`);
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -150,6 +150,44 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     }
   });
 
+  test('a stock update recomputes the answers showing that product and keeps every other', async (t) => {
+    const { app, storage, key } = await testApp(t, backend);
+    await importDocument(storage.db, shopDocument());
+    const k = await key('shop');
+    const urls = ['/products/1', '/products/?ids=1,2', '/products/2', '/products/?ids=2,3', '/products/?perpage=2'];
+    const before = new Map<string, { etag: unknown; body: { data?: { id: number }[] } }>();
+    for (const url of urls) {
+      const r = await call(app, 'GET', `${P}${url}`);
+      before.set(url, { etag: r.headers.etag, body: r.body });
+    }
+    // Every products answer that is computed again assembles its products from the record cache.
+    const computed: string[] = [];
+    const assemble = app.records.assemble.bind(app.records);
+    app.records.assemble = (...args) => {
+      computed.push(String(args[1].map((r) => r.id)));
+      return assemble(...args);
+    };
+    const update = await call(app, 'POST', `${P}/products/1`, {
+      headers: bearer(k),
+      body: { inventory_type: 'advanced', stock_quantity: 7 },
+    });
+    assert.equal(update.status, 200);
+    const shows1 = (url: string) => url === '/products/1' || before.get(url)!.body.data?.some((p) => p.id === 1);
+    for (const url of urls) {
+      const r = await call(app, 'GET', `${P}${url}`);
+      assert.equal(r.status, 200);
+      if (shows1(url)) {
+        const product = url === '/products/1' ? r.body : r.body.data.find((p: { id: number }) => p.id === 1);
+        assert.equal(product.stock_quantity, 7, url);
+        assert.notEqual(r.headers.etag, before.get(url)!.etag, url);
+      } else {
+        assert.deepEqual(r.body, before.get(url)!.body, url);
+        assert.equal(r.headers.etag, before.get(url)!.etag, url);
+      }
+    }
+    assert.equal(computed.length, urls.filter(shows1).length, `computed again: ${computed.join(' | ')}`);
+  });
+
   test('a cached answer is the same bytes with the same ETag, and revalidates to 304', async (t) => {
     const { app, storage } = await testApp(t, backend);
     await importDocument(storage.db, shopDocument());

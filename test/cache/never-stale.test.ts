@@ -42,6 +42,8 @@ const TERM = 'zzfresh';
 
 interface Acked {
   prices: Map<number, number>;
+  /** stock quantities (a stock update leaves the lists' version: only its own product's answers change) */
+  stock: Map<number, number>;
   notes: Map<number, number>;
   renamed: number;
   imported: number;
@@ -56,7 +58,7 @@ async function database(t: TestContext, backend: 'sqlite' | 'postgres'): Promise
 
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
 
-type Broken = 'nothing' | 'type versions' | 'record versions';
+type Broken = 'nothing' | 'type versions' | 'record versions' | 'answer reuse';
 
 async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broken) {
   const url = await database(t, backend);
@@ -70,7 +72,7 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
     DATABASE_URL: url,
     STOREFRONT_BROKEN_TYPE_VERSIONS: broken === 'type versions' ? '1' : '0',
   });
-  const caches = { brokenRecordVersions: broken === 'record versions' };
+  const caches = { brokenRecordVersions: broken === 'record versions', brokenAnswerReuse: broken === 'answer reuse' };
   const apps = [
     (await testApp(t, backend, { storage: a, rateLimit: false, caches })).app,
     (await testApp(t, backend, { storage: b, rateLimit: false, caches })).app,
@@ -83,7 +85,7 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
   const baseTotal = (await get(apps[0], '/products/')).meta.total as number;
 
   // What was acknowledged: each value is recorded once its write has answered.
-  const acked: Acked = { prices: new Map(), notes: new Map(), renamed: 0, imported: 0 };
+  const acked: Acked = { prices: new Map(), stock: new Map(), notes: new Map(), renamed: 0, imported: 0 };
   let counter = 1000;
   let reads = 0;
   let writing = true;
@@ -103,11 +105,16 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
     const enough = () => reads > MIN_READS && counter - 1000 > MIN_WRITES;
     while (Date.now() < end || (!enough() && Date.now() < end + 3 * WRITE_MS)) {
       const value = ++counter;
-      const roll = Math.random();
-      if (roll < 0.6) {
+      // Reused answers go stale only while nothing else changes their key: stock updates alone.
+      const roll = broken === 'answer reuse' ? 0.5 : Math.random();
+      if (roll < 0.4) {
         const id = pick(VISIBLE);
         await post(`/products/${id}`, { price: value });
         acked.prices.set(id, Math.max(acked.prices.get(id) ?? 0, value));
+      } else if (roll < 0.6) {
+        const id = pick(VISIBLE);
+        await post(`/products/${id}`, { inventory_type: 'advanced', stock_quantity: value });
+        acked.stock.set(id, Math.max(acked.stock.get(id) ?? 0, value));
       } else if (roll < 0.7 && unrenamed.length > 0) {
         const id = unrenamed.splice(Math.floor(Math.random() * unrenamed.length), 1)[0];
         await post(`/products/${id}`, { name: `${TERM} ${id}` });
@@ -120,7 +127,7 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
     }
   };
   const importing = async () => {
-    for (let id = 10_000; writing; id++) {
+    for (let id = 10_000; writing && broken !== 'answer reuse'; id++) {
       await importDocument(importer.db, {
         project: seedDocument().project,
         products: [{ id, handle: `new-${id}`, name: `New ${id}`, price: 1 }],
@@ -132,9 +139,12 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
 
   // Each read is checked against what was acknowledged before it began.
   const stale: string[] = [];
-  const olderPrice = (floor: Acked, what: string, p: { id: number; price: number }) => {
+  const olderPrice = (floor: Acked, what: string, p: { id: number; price: number; stock_quantity?: number }) => {
     const least = floor.prices.get(p.id) ?? 0;
     if (p.price < least) stale.push(`${what}: product ${p.id} price ${p.price}, acknowledged ${least}`);
+    const stock = floor.stock.get(p.id);
+    if (stock !== undefined && !((p.stock_quantity ?? 0) >= stock))
+      stale.push(`${what}: product ${p.id} stock ${p.stock_quantity}, acknowledged ${stock}`);
   };
   const olderNote = (floor: Acked, what: string, o: { id: number; delivery_information: string | null }) => {
     const least = floor.notes.get(o.id) ?? 0;
@@ -143,7 +153,12 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
   };
   const readers = async (app: FastifyInstance) => {
     while (writing) {
-      const floor: Acked = { ...acked, prices: new Map(acked.prices), notes: new Map(acked.notes) };
+      const floor: Acked = {
+        ...acked,
+        prices: new Map(acked.prices),
+        stock: new Map(acked.stock),
+        notes: new Map(acked.notes),
+      };
       const roll = Math.floor(Math.random() * 6);
       reads++;
       if (roll === 0) {
@@ -202,6 +217,12 @@ for (const backend of backends()) {
         const r = await run(t, backend, 'type versions');
         t.diagnostic(`${r.reads} reads, ${r.writes} HTTP writes, ${r.stale.length} stale answers, e.g. ${r.stale[0]}`);
         assert.ok(r.stale.length > 0, 'the check catches caches keyed by versions that writes do not change');
+      });
+
+      test('the guard: with answers sent again as if no product had changed, stale products are seen', async (t) => {
+        const r = await run(t, backend, 'answer reuse');
+        t.diagnostic(`${r.reads} reads, ${r.stale.length} stale answers, e.g. ${r.stale[0]}`);
+        assert.ok(r.stale.length > 0, 'the check catches products answers kept past a change of their products');
       });
 
       test('the guard: with the record versions broken on purpose, stale products are seen', async (t) => {

@@ -28,6 +28,7 @@ test('cache settings come from the environment, checked at start-up and frozen',
     records: false,
     recordBytes: 2048,
     brokenRecordVersions: false,
+    brokenAnswerReuse: false,
   });
   assert.ok(Object.isFrozen(config.caches) && Object.isFrozen(config.rateLimit) && Object.isFrozen(config.limits));
   for (const env of [

@@ -7,6 +7,7 @@ import { describe, test, type TestContext } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { type Storage, connect } from '../../src/db/connect.js';
+import { selectRows } from '../../src/db/array-rows.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { type SqliteThread, ThreadPool } from '../../src/db/sqlite-threads.js';
 import { isStorageUnavailable } from '../../src/http/error-mapping.js';
@@ -119,6 +120,19 @@ describe('SQLite in worker threads', () => {
     const duplicate = await errorOf(insert(threaded, 'threads-a'));
     assert.deepEqual(duplicate, await errorOf(insert(plain, 'threads-a')));
     assert.equal(duplicate.code, 'SQLITE_CONSTRAINT_PRIMARYKEY');
+  });
+
+  test('selectRows: read as arrays on a thread, the same rows; the statement then reads objects again', async (t) => {
+    const { threaded, plain } = await twoWays(t, 1);
+    await seedShop(threaded);
+    const columns = ['id', 'handle', 'price', 'sku'] as const;
+    const query = (s: Storage) => s.db.selectFrom('products').select(columns).orderBy('id');
+    const rows = await selectRows(threaded.db, query(threaded), columns);
+    assert.ok(rows.length > 0);
+    assert.deepEqual(rows, await query(plain).execute());
+    // One reader: the same cached statement, run again through Kysely, gives objects.
+    assert.deepEqual(await query(threaded).execute(), rows);
+    assert.deepEqual(await selectRows(plain.db, query(plain), columns), rows);
   });
 
   test('transactions commit and roll back on the writer thread', async (t) => {

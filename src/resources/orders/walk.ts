@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { type KeysetKey, keysetAfter } from '../../db/keyset.js';
+import { type KeysetKey, walkPages } from '../../db/keyset.js';
 import type { OrderItemRow, OrderRow } from './present.js';
 import { type OrderFilter, filtered, itemsOf } from './repository.js';
 
@@ -12,24 +12,26 @@ const KEYS: KeysetKey[] = [
   { column: 'id', dir: 'desc' },
 ];
 
-export async function* walkOrders(
+export function walkOrders(
   db: Kysely<Database>,
   filter: OrderFilter,
   pageSize: number,
 ): AsyncGenerator<{ rows: OrderRow[]; items: Map<number, OrderItemRow[]> }> {
-  let last: OrderRow | undefined;
-  for (;;) {
-    let q = filtered(db, filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
-    if (last) q = q.where(keysetAfter(KEYS, [last.created_at, last.id]));
-    const rows = await q.limit(pageSize).execute();
-    if (rows.length === 0) return;
-    const items = await itemsOf(
-      db,
-      filter.projectId,
-      rows.map((r) => r.id),
-    );
-    yield { rows, items };
-    if (rows.length < pageSize) return;
-    last = rows[rows.length - 1];
-  }
+  return walkPages({
+    keys: KEYS,
+    pageSize,
+    read: (after, limit) => {
+      const q = filtered(db, filter).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
+      return (after ? q.where(after) : q).limit(limit).execute();
+    },
+    keyOf: (row) => [row.created_at, row.id],
+    complete: async (rows) => ({
+      rows,
+      items: await itemsOf(
+        db,
+        filter.projectId,
+        rows.map((r) => r.id),
+      ),
+    }),
+  });
 }

@@ -35,7 +35,7 @@ const BOOLEANS = new Set<string>(['in_stock', 'show_in_store']);
 
 /** A product's cells, in the order of PRODUCT_CSV_COLUMNS, each defused (formula.ts). */
 export function productCells(p: Product): string[] {
-  return [
+  const cells = [
     String(p.id),
     p.handle,
     p.name,
@@ -52,7 +52,9 @@ export function productCells(p: Product): string[] {
     p.images.map((i) => (i.alt === '' ? escape(i.url) : `${escape(i.url)}|${escape(i.alt)}`)).join(';'),
     String(p.created_at),
     String(p.updated_at),
-  ].map(defuse);
+  ];
+  for (let i = 0; i < cells.length; i++) cells[i] = defuse(cells[i]);
+  return cells;
 }
 
 /** The columns an import needs: the fields a product record cannot do without. */

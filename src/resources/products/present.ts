@@ -10,7 +10,7 @@ export type ProductRow = Selectable<ProductTable>;
  * search_text, the folded copy of name, description and sku, is as long as all three and
  * only ever searched: read with the rows it was a quarter of their bytes.
  */
-const SHOWN = [
+export const SHOWN = [
   'id',
   'handle',
   'name',
@@ -41,18 +41,25 @@ export type ShownProductRow = Pick<ProductRow, (typeof SHOWN)[number]>;
  */
 export function presentProduct(row: ShownProductRow, currency: string, categoryIds: number[]): Product {
   const advanced = row.inventory_type === 'advanced';
-  const { id, handle, name, description, sku, price, ...rest } = productRecord(row, categoryIds);
+  const r = productRecord(row, categoryIds);
+  // Field by field, not a rest and a spread of the record: an export presents every row.
   return {
-    id,
-    handle,
-    name,
-    description,
-    sku,
-    price,
+    id: r.id,
+    handle: r.handle,
+    name: r.name,
+    description: r.description,
+    sku: r.sku,
+    price: r.price,
     currency,
-    ...rest,
+    inventory_type: r.inventory_type,
     in_stock: advanced ? row.stock_quantity > 0 : row.in_stock === 1,
     stock_quantity: advanced ? row.stock_quantity : null,
+    show_in_store: r.show_in_store,
+    custom_sort: r.custom_sort,
+    category_ids: r.category_ids,
+    images: r.images,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
   };
 }
 

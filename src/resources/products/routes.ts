@@ -53,7 +53,9 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       );
       // Assembled from each product's kept JSON (presented.ts): sent as it is, past the
       // route's serialiser, with the CDN tags its ids make.
-      tagProducts(request, products.length === 0 ? [] : idsOf(products));
+      const ids = products.length === 0 ? [] : idsOf(products);
+      tagProducts(request, ids);
+      request.answerRecords = ids;
       return sendJson(reply, pageJson(products, pageMeta(page, perpage, total)));
     },
   });
@@ -83,6 +85,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
         async () => new Map([[row.id, productJson(row, request.project.currency, categoryIds)]]),
       );
       tagProducts(request, [row.id]);
+      request.answerRecords = [row.id];
       return sendJson(reply, json);
     },
   });

@@ -8,7 +8,18 @@ import type { Database } from '../../db/schema.js';
 // A product no write declared since the change log began has no row: version 0, which it
 // keeps until its first change gives it a row.
 
-/** The version of each product of `ids` (0 for one without a row in the change log). */
+/** The version of the row of `products` in the same statement, by the change log's primary key. */
+export const OWN_VERSION: RawBuilder<number | string | null> = sql`(select c.seq from changes c
+  where c.project_id = products.project_id and c.type = 'product' and c.id = products.id)`;
+
+/**
+ * The version of each product of `ids` (0 for one without a row in the change log; none for
+ * a product that is gone). Each is looked up by the whole primary key of the change log, so
+ * that no planner can walk the project's entries instead: asked as `changes where type =
+ * 'product' and id in (…)`, SQLite with sampled statistics (src/db/statistics.ts) took the
+ * index on (project_id, type, seq, id), which covers the columns asked, and read every
+ * product's entry of the project for each page (docs/PERFORMANCE.md).
+ */
 export async function productVersions(
   db: Kysely<Database>,
   projectId: string,
@@ -17,17 +28,11 @@ export async function productVersions(
   const out = new Map<number, number>();
   if (ids.length === 0) return out;
   const rows = await db
-    .selectFrom('changes')
-    .select(['id', 'seq'])
+    .selectFrom('products')
+    .select(['id', OWN_VERSION.as('seq')])
     .where('project_id', '=', projectId)
-    .where('type', '=', 'product')
     .where('id', 'in', ids)
     .execute();
-  // bigint: a string on PostgreSQL
-  for (const r of rows) out.set(Number(r.id), Number(r.seq));
+  for (const r of rows) out.set(r.id, Number(r.seq ?? 0));
   return out;
 }
-
-/** The version of the row of `products` in the same statement, for a read of one product. */
-export const OWN_VERSION: RawBuilder<number | string | null> = sql`(select c.seq from changes c
-  where c.project_id = products.project_id and c.type = 'product' and c.id = products.id)`;

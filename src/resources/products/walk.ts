@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
+import { selectRows } from '../../db/array-rows.js';
 import type { Database } from '../../db/schema.js';
-import { type KeysetKey, keysetAfter } from '../../db/keyset.js';
+import { type KeysetKey, walkPages } from '../../db/keyset.js';
 import { orderColumn, tieDirection } from './grouped-page.js';
 import { type ProductFilter, matching, ordered } from './list.js';
-import { SHOWN_COLUMNS, type ShownProductRow } from './present.js';
+import { SHOWN, SHOWN_COLUMNS, type ShownProductRow } from './present.js';
 import type { OrderClause } from './schemas.js';
 import { categoryIdsOf } from './repository.js';
 
@@ -25,29 +26,24 @@ export async function* walkProducts(
 ): AsyncGenerator<ProductPage> {
   // A search term holding the field separator could only match across two fields (list.ts).
   if (filter.search?.includes('\u001f')) return;
-  const keys: KeysetKey[] = [
-    ...order.map((clause) => {
-      const { column, dir } = orderColumn(clause);
-      return { column: `products.${column}`, dir };
+  const ordering = [...order.map(orderColumn), { column: 'id', dir: tieDirection(order) }];
+  const columns = ordering.map((k) => k.column as keyof ShownProductRow);
+  const keys: KeysetKey[] = ordering.map(({ column, dir }) => ({ column: `products.${column}`, dir }));
+  yield* walkPages({
+    keys,
+    pageSize,
+    read: (after, limit) => {
+      const q = ordered(matching(db, filter, true).select(SHOWN_COLUMNS), order);
+      return selectRows(db, (after ? q.where(after) : q).limit(limit), SHOWN);
+    },
+    keyOf: (row) => columns.map((column) => row[column]),
+    complete: async (rows) => ({
+      rows,
+      categories: await categoryIdsOf(
+        db,
+        filter.projectId,
+        rows.map((r) => r.id),
+      ),
     }),
-    { column: 'products.id', dir: tieDirection(order) },
-  ];
-  let last: ShownProductRow | undefined;
-  for (;;) {
-    let q = ordered(matching(db, filter, true).select(SHOWN_COLUMNS), order);
-    if (last) {
-      const values = keys.map((k) => last![k.column.slice('products.'.length) as keyof ShownProductRow]);
-      q = q.where(keysetAfter(keys, values));
-    }
-    const rows = await q.limit(pageSize).execute();
-    if (rows.length === 0) return;
-    const categories = await categoryIdsOf(
-      db,
-      filter.projectId,
-      rows.map((r) => r.id),
-    );
-    yield { rows, categories };
-    if (rows.length < pageSize) return;
-    last = rows[rows.length - 1];
-  }
+  });
 }
