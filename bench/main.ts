@@ -370,7 +370,7 @@ async function measureSize(
     if (caseNames) {
       // `--cases … --live`: the live shop after the cases named, on the same catalog.
       if (liveOnly) live.push(...(await liveCases()));
-      return { rows, imports, generated, planCheck, live, bulk };
+      return { rows, imports, generated, planCheck, live, bulk, csv };
     }
 
     // One request asked again with its ETag: the cheapest answer there is.
