@@ -156,3 +156,20 @@ eachBackend('an import upload bounded by progress', (backend) => {
     assert.equal((await shop.send('GET', '/products/400')).status, 404);
   });
 });
+
+// HTTP only: one backend is enough.
+test('Prefer: wait longer than the idle limit of a socket still gets its answer', async (t) => {
+  // A silent socket is closed after max(REQUEST_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS) + 5 s: 6 s here.
+  const limits = { requestTimeoutMs: 1000, headersTimeoutMs: 500, uploadIdleTimeoutMs: 1000 };
+  const shop = await importApp(t, 'sqlite', { limits, imports: { beforeRun: () => sleep(7000) } });
+  await shop.app.listen({ port: 0, host: '127.0.0.1' });
+  const connection = await Connection.open(shop.app);
+  t.after(() => connection.close());
+  const file = ndjson(SHOP_LINE, product(500));
+  const headers = { authorization: `Bearer ${shop.shopKey}`, 'content-type': 'application/x-ndjson' };
+  connection.write(head('POST', '/imports/', { ...headers, prefer: 'wait=10', 'content-length': String(file.length) }));
+  connection.write(file);
+  const answer = await connection.answer();
+  assert.equal(answer.status, 200, answer.raw || 'the connection was closed without an answer');
+  assert.equal((answer.body as { status: string }).status, 'succeeded');
+});

@@ -28,6 +28,8 @@ import {
 const write = { auth: 'key', scope: 'imports:write' } as const;
 const tags = ['imports'];
 const MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'];
+/** beyond a `Prefer: wait`, time to write the answer before the socket counts as idle */
+const WAIT_SLACK_MS = 5_000;
 
 /** The spooled upload of a request, until a job takes it (or the answer goes out without one). */
 const uploads = new WeakMap<FastifyRequest, Spooled & { taken: boolean }>();
@@ -168,6 +170,11 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
         const id = Number(job.id);
         reply.header('location', locationOf(projectId, id));
         const wait = preferredWait(request.headers.prefer);
+        // The connection is silent while the answer waits: the server's idle limit for a
+        // socket (connectionTimeout) would otherwise cut a wait longer than it, answerless.
+        // (An injected request's socket has no timer.)
+        const socket = request.raw.socket as { setTimeout?: (ms: number) => unknown } | undefined;
+        if (wait && typeof socket?.setTimeout === 'function') socket.setTimeout(wait * 1000 + WAIT_SLACK_MS);
         const row = wait ? ((await runner.waitFor(projectId, id, wait * 1000)) ?? job) : job;
         if (wait !== undefined && isFinished(row.status)) {
           reply.header('preference-applied', `wait=${wait}`);
