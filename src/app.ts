@@ -93,11 +93,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { storage } = options;
   const caches = { ...DEFAULT_CACHES, ...options.caches };
   const pretty = options.logFormat === 'pretty' && Boolean(options.logger);
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const app = Fastify(
     serverOptions({
       logger: pretty ? await prettyLogger(options.logger, options.noColor ?? false) : (options.logger ?? false),
       logController: pretty ? new OneLinePerRequest() : undefined,
-      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      limits,
       trustProxy: options.trustProxy ?? false,
     }),
   );
@@ -113,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool, replicas: storage.replicas });
   await app.register(health);
   await app.register(webhooks, options.webhooks ?? {});
-  await app.register(imports, options.imports ?? {});
+  await app.register(imports, { idleTimeoutMs: limits.uploadIdleTimeoutMs, ...options.imports });
   await app.register(serviceIndex);
   await app.register(projectScope, { now: options.now });
   await app.register(rateLimit, {

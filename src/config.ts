@@ -30,8 +30,13 @@ export interface RateLimitConfig {
 }
 
 export interface LimitsConfig {
-  /** the whole request (headers and body) must arrive within this many milliseconds */
+  /** the whole request (headers and body) must arrive within this many milliseconds; not import uploads */
   requestTimeoutMs: number;
+  /**
+   * an import upload's body is bounded by progress instead: it fails when no byte of it arrives
+   * for this many milliseconds (UPLOAD_IDLE_TIMEOUT_MS)
+   */
+  uploadIdleTimeoutMs: number;
   /** the request headers must arrive within this many milliseconds (slow-loris) */
   headersTimeoutMs: number;
   /** an idle keep-alive connection is closed after this many milliseconds */
@@ -137,6 +142,7 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = Object.freeze({
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   requestTimeoutMs: 30_000,
+  uploadIdleTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,
@@ -194,6 +200,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     limits: overrides.limits ?? {
       requestTimeoutMs: parseCount('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_LIMITS.requestTimeoutMs),
+      uploadIdleTimeoutMs: parseCount(
+        'UPLOAD_IDLE_TIMEOUT_MS',
+        env.UPLOAD_IDLE_TIMEOUT_MS,
+        DEFAULT_LIMITS.uploadIdleTimeoutMs,
+      ),
       headersTimeoutMs: parseCount('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_LIMITS.headersTimeoutMs),
       keepAliveTimeoutMs: parseCount(
         'KEEP_ALIVE_TIMEOUT_MS',

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { JSON_ANSWER_HEADERS } from './answer-headers.js';
 import { toApiError } from './error-mapping.js';
+import { isBoundByProgress } from './progress-bounded-bodies.js';
 
 // Errors that happen before a request reaches a route, and so before any hook or the error
 // handler runs: Fastify server options (src/http/server-options.ts), not plugins. They give
@@ -38,6 +39,9 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  */
 export function clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // An import upload is bounded by its progress (src/http/progress-bounded-bodies.ts): the
+  // connection stays open, and Node does not report this request's time again.
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && isBoundByProgress(socket)) return;
   const apiError =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? new ApiError(431, 'request headers are too large')

@@ -35,10 +35,13 @@ export function serverOptions(options: {
     trustProxy: options.trustProxy as boolean,
     bodyLimit: BODY_LIMIT,
     // Slow clients cannot hold connections: headers and the whole request must arrive in
-    // bounded time, idle keep-alive sockets are closed, and headers are size-capped.
+    // bounded time (an import upload: no pause longer than its idle limit, see
+    // src/http/progress-bounded-bodies.ts), idle keep-alive sockets are closed, and headers
+    // are size-capped. A socket silent for longer than any of these is destroyed (an import's
+    // `Prefer: wait` lengthens that for its own socket).
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    connectionTimeout: limits.requestTimeoutMs + 5_000,
+    connectionTimeout: Math.max(limits.requestTimeoutMs, limits.uploadIdleTimeoutMs) + 5_000,
     http: {
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: limits.headersTimeoutMs,

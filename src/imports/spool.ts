@@ -9,7 +9,9 @@ import { ApiError } from '../errors.js';
 // there once the whole body is in, so that a slow client never holds a write lock. The
 // limit is checked twice: a Content-Length over it is refused before a byte is read, and the
 // bytes of a chunked body are counted as they come. The bytes must be UTF-8 (checked on the
-// way, as for every body of the API: never stored altered).
+// way, as for every body of the API: never stored altered). A large file takes minutes on an
+// ordinary link, so the upload is bounded by its progress, not by its length: it fails when
+// the client sends nothing for `idleMs` (the route lifts REQUEST_TIMEOUT_MS meanwhile).
 
 export type ImportFormat = 'json' | 'ndjson' | 'csv';
 
@@ -23,12 +25,22 @@ export interface Spooled {
 export interface SpoolLimits {
   dir: string;
   maxBytes: number;
+  /** the upload fails (408) when no byte of it arrives for this many milliseconds (UPLOAD_IDLE_TIMEOUT_MS) */
+  idleMs: number;
 }
 
 export function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, `an import body may hold at most ${maxBytes} bytes (IMPORT_MAX_BYTES)`, [
     { field: 'body', message: `is larger than ${maxBytes} bytes` },
   ]);
+}
+
+export function stalled(idleMs: number): ApiError {
+  return new ApiError(
+    408,
+    `the upload stalled: no byte of it arrived for ${idleMs} ms (UPLOAD_IDLE_TIMEOUT_MS); nothing was imported`,
+    [{ field: 'body', message: `sent nothing for ${idleMs} ms` }],
+  );
 }
 
 function bodyProblem(message: string): ApiError {
@@ -51,7 +63,11 @@ export async function spool(body: Readable, format: ImportFormat, limits: SpoolL
   return new Promise<Spooled>((resolve, reject) => {
     /** the promise is settled: nothing more to do */
     let settled = false;
+    // Runs while the server waits for the client, not while the body is paused for the disk.
+    const waitForClient = () => setTimeout(() => fail(stalled(limits.idleMs)), limits.idleMs);
+    let idle = waitForClient();
     const detach = () => {
+      clearTimeout(idle);
       body.off('data', onData);
       body.off('end', onEnd);
       body.off('error', fail);
@@ -74,6 +90,7 @@ export async function spool(body: Readable, format: ImportFormat, limits: SpoolL
       fail(new Error('the client went away during the upload'));
     }
     function onData(chunk: Buffer) {
+      idle.refresh();
       bytes += chunk.length;
       if (bytes > limits.maxBytes) return fail(tooLarge(limits.maxBytes));
       try {
@@ -84,8 +101,11 @@ export async function spool(body: Readable, format: ImportFormat, limits: SpoolL
       hash.update(chunk);
       if (!out.write(chunk)) {
         body.pause();
+        clearTimeout(idle);
         out.once('drain', () => {
-          if (!settled) body.resume();
+          if (settled) return;
+          idle = waitForClient();
+          body.resume();
         });
       }
     }

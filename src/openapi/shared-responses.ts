@@ -29,6 +29,11 @@ const SHARED: Record<string, SharedResponse> = {
       'the API key lacks the scope this operation needs (named in its security requirement), or would grant a scope it lacks',
   },
   NotFound: { status: 404, description: 'no such project or record' },
+  RequestTimeout: {
+    status: 408,
+    description:
+      'the request did not arrive within REQUEST_TIMEOUT_MS, or an import upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS; the connection is closed',
+  },
   Conflict: { status: 409, description: 'an Idempotency-Key reused for another request, or still in use' },
   Gone: {
     status: 410,

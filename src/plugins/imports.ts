@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { DEFAULT_IMPORTS } from '../config.js';
+import { DEFAULT_IMPORTS, DEFAULT_LIMITS } from '../config.js';
 import type { Storage } from '../db/connect.js';
 import { ImportRunner, type RunnerOptions } from '../imports/runner.js';
 
@@ -17,6 +17,8 @@ export interface ImportOptions {
   maxBytes?: number;
   /** IMPORT_SPOOL_DIR */
   spoolDir?: string;
+  /** UPLOAD_IDLE_TIMEOUT_MS */
+  idleTimeoutMs?: number;
   /**
    * where the jobs' imports write (serve: a connection without the serving pool's statement
    * timeout, src/db/long-writes.ts); default the app's storage
@@ -31,6 +33,8 @@ export interface ImportOptions {
 export interface Imports {
   maxBytes: number;
   spoolDir: string;
+  /** an upload sending nothing for this long fails (408) */
+  idleTimeoutMs: number;
   runner: ImportRunner;
 }
 
@@ -38,6 +42,7 @@ export default fp(
   async function imports(app: FastifyInstance, options: ImportOptions) {
     const maxBytes = options.maxBytes ?? DEFAULT_IMPORTS.maxBytes;
     const spoolDir = options.spoolDir ?? DEFAULT_IMPORTS.spoolDir;
+    const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_LIMITS.uploadIdleTimeoutMs;
     const runner = new ImportRunner({
       db: app.storage.db,
       importDb: options.writer?.db,
@@ -47,7 +52,7 @@ export default fp(
       leaseMs: options.leaseMs,
       beforeRun: options.beforeRun,
     });
-    app.decorate('imports', { maxBytes, spoolDir, runner } satisfies Imports);
+    app.decorate('imports', { maxBytes, spoolDir, idleTimeoutMs, runner } satisfies Imports);
     if (options.runner) {
       app.addHook('onReady', async () => runner.start());
       app.addHook('onClose', async () => runner.stop());

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import type { LimitsConfig } from '../../src/config.js';
 import type { Backend, Storage } from '../../src/db/connect.js';
 import type { ImportOptions } from '../../src/plugins/imports.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
@@ -32,12 +33,19 @@ export interface ImportApp extends TestApp {
 export async function importApp(
   t: TestContext,
   backend: Backend,
-  options: { storage?: Storage; imports?: ImportOptions; seed?: boolean; spoolDir?: string } = {},
+  options: {
+    storage?: Storage;
+    imports?: ImportOptions;
+    limits?: Partial<LimitsConfig>;
+    seed?: boolean;
+    spoolDir?: string;
+  } = {},
 ): Promise<ImportApp> {
   const spoolDir = options.spoolDir ?? mkdtempSync(join(tmpdir(), 'import-spool-'));
   if (!options.spoolDir) t.after(() => rmSync(spoolDir, { recursive: true, force: true }));
   const base = await testApp(t, backend, {
     storage: options.storage,
+    limits: options.limits,
     imports: { runner: true, pollMs: 100, ...options.imports, spoolDir },
   });
   if (options.seed !== false) {

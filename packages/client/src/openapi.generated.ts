@@ -157,7 +157,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an import
-         * @description The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.
+         * @description The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.
          */
         post: operations["createImport"];
         delete?: never;
@@ -1016,6 +1016,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description request_timeout: the request did not arrive within REQUEST_TIMEOUT_MS, or an import upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS; the connection is closed */
+        RequestTimeout: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description rate_limited: too many requests from this address or key; wait Retry-After seconds */
         TooManyRequests: {
             headers: {
@@ -1784,6 +1797,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

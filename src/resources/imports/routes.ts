@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
+import { boundByProgress } from '../../http/progress-bounded-bodies.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
 import { type ImportFormat, type Spooled, checkDeclaredLength, removeSpool, spool } from '../../imports/spool.js';
 import { headerProblems } from '../products/csv-columns.js';
@@ -27,6 +28,8 @@ import {
 const write = { auth: 'key', scope: 'imports:write' } as const;
 const tags = ['imports'];
 const MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'];
+/** beyond a `Prefer: wait`, time to write the answer before the socket counts as idle */
+const WAIT_SLACK_MS = 5_000;
 
 /** The spooled upload of a request, until a job takes it (or the answer goes out without one). */
 const uploads = new WeakMap<FastifyRequest, Spooled & { taken: boolean }>();
@@ -77,13 +80,17 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
       if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
       const format = formatOf(type);
-      const { maxBytes, spoolDir } = app.imports;
+      const { maxBytes, spoolDir, idleTimeoutMs } = app.imports;
       try {
         checkDeclaredLength(request.headers['content-length'], maxBytes);
       } catch (e) {
         return done(e as Error, undefined);
       }
-      const spooled = spool(payload, format, { dir: spoolDir, maxBytes }).then(async (spooled) => {
+      // However long the file takes to arrive, as long as it keeps arriving.
+      const release = boundByProgress(request.raw);
+      const received = spool(payload, format, { dir: spoolDir, maxBytes, idleMs: idleTimeoutMs });
+      received.then(release, release);
+      const spooled = received.then(async (spooled) => {
         if (format !== 'csv') return spooled;
         try {
           await checkCsvHeader(spooled.path);
@@ -109,7 +116,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'createImport',
         summary: 'Upload an import',
-        description: `The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.`,
+        description: `The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.`,
         tags,
         params: ProjectParams,
         querystring: ImportQuery,
@@ -118,7 +125,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
         response: {
           200: ImportFinished,
           202: ImportAccepted,
-          ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+          ...errorResponses(400, 401, 403, 404, 408, 409, 413, 415),
         },
       },
       onSend: (request, reply, payload, done) => {
@@ -163,6 +170,11 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
         const id = Number(job.id);
         reply.header('location', locationOf(projectId, id));
         const wait = preferredWait(request.headers.prefer);
+        // The connection is silent while the answer waits: the server's idle limit for a
+        // socket (connectionTimeout) would otherwise cut a wait longer than it, answerless.
+        // (An injected request's socket has no timer.)
+        const socket = request.raw.socket as { setTimeout?: (ms: number) => unknown } | undefined;
+        if (wait && typeof socket?.setTimeout === 'function') socket.setTimeout(wait * 1000 + WAIT_SLACK_MS);
         const row = wait ? ((await runner.waitFor(projectId, id, wait * 1000)) ?? job) : job;
         if (wait !== undefined && isFinished(row.status)) {
           reply.header('preference-applied', `wait=${wait}`);
