@@ -10,6 +10,7 @@ import { keptGramCount } from './grams.js';
 import type { ShownProductRow } from './present.js';
 import { compareCodePoints, foldCase } from './present.js';
 import { presentedProducts } from './presented.js';
+import { OWN_VERSION } from './versions.js';
 import type { OrderClause } from './schemas.js';
 import { groupedPage, orderColumn, tieDirection } from './grouped-page.js';
 
@@ -46,8 +47,9 @@ export async function listProducts(
   counts?: CountScope,
 ): Promise<{ products: string[]; total: number }> {
   if (filter.ids !== undefined) {
-    const { ids, total } = await productsPage(reads.point, filter, order, page, perpage, counts);
-    return { products: await presentedProducts(reads.point, shown.records, shown.project, ids), total };
+    // The ids and their versions in one statement, then the rows the record cache misses.
+    const { ids, total, versions } = await idsPage(reads.point, filter, order, page, perpage);
+    return { products: await presentedProducts(reads.point, shown.records, shown.project, ids, versions), total };
   }
   // The page's ids and total, kept by the version of what lists hold (a stock update leaves
   // them), then its products: versions and misses by primary key, read after the ids, on the
@@ -76,10 +78,6 @@ async function productsPage(
   // A search term holding the field separator could only match across two fields.
   if (filter.search?.includes('\u001f')) return { ids: [], total: 0 };
   const offset = (page - 1) * perpage;
-  if (filter.ids) {
-    const ids = await byIds(db, filter, order);
-    return { ids: ids.slice(offset, offset + perpage), total: ids.length };
-  }
   const narrowed = filter.categoryId !== undefined || filter.search !== undefined;
   const whole = { projectId: filter.projectId, includeHidden: filter.includeHidden };
   const [total, all] = await Promise.all([
@@ -172,9 +170,24 @@ export function matching(
  * the list (that read most of the project for 50 random ids), and a sort of copied rows
  * cost SQLite a third of the read.
  */
-async function byIds(db: Kysely<Database>, filter: ProductFilter, order: OrderClause[]): Promise<number[]> {
-  const rows = await matching(db, filter, true).select(ORDERED_BY).execute();
-  return rows.sort(compareIn(order)).map((r) => r.id);
+/** A page of an `ids=` list (at most 100 rows, by primary key), with each product's version. */
+async function idsPage(
+  db: Kysely<Database>,
+  filter: ProductFilter,
+  order: OrderClause[],
+  page: number,
+  perpage: number,
+): Promise<{ ids: number[]; total: number; versions: Map<number, number> }> {
+  // A search term holding the field separator could only match across two fields.
+  if (filter.search?.includes('\u001f')) return { ids: [], total: 0, versions: new Map() };
+  const rows = await matching(db, filter, true).select(ORDERED_BY).select(OWN_VERSION.as('version')).execute();
+  const offset = (page - 1) * perpage;
+  const shown = rows.sort(compareIn(order)).slice(offset, offset + perpage);
+  return {
+    ids: shown.map((r) => r.id),
+    total: rows.length,
+    versions: new Map(shown.map((r) => [r.id, Number(r.version ?? 0)])),
+  };
 }
 
 /** What `ids=` sorts by: the columns of every clause, and id. */

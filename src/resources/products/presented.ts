@@ -12,15 +12,19 @@ import { productVersions } from './versions.js';
 // PostgreSQL each statement sees every commit before it; on SQLite the list's statements
 // share one snapshot).
 
-/** The presented JSON of each product of `ids`, in that order; one gone meanwhile is left out. */
+/**
+ * The presented JSON of each product of `ids`, in that order; one gone meanwhile is left out.
+ * `known`: their versions, when the statement that chose the ids read them too.
+ */
 export async function presentedProducts(
   db: Kysely<Database>,
   cache: RecordCache,
   project: RecordScope,
   ids: readonly number[],
+  known?: ReadonlyMap<number, number>,
 ): Promise<string[]> {
   if (ids.length === 0) return [];
-  const versions = await productVersions(db, project.id, ids);
+  const versions = known ?? (await productVersions(db, project.id, ids));
   return cache.assemble(
     project,
     ids.map((id) => ({ id, version: versions.get(id) ?? 0 })),
