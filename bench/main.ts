@@ -70,11 +70,17 @@ const { values } = parseArgs({
     /** measure the server and CLI of another checkout (built), e.g. main before a change */
     'server-root': { type: 'string' },
     smoke: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
     warmup: { type: 'string', default: '2' },
     out: { type: 'string', default: join(ROOT, 'bench', 'results') },
   },
 });
 
+if (values.help) {
+  // The options and what each measures are documented in one place.
+  console.log('usage: npm run bench -- [options]; every option and what it measures: docs/PERFORMANCE.md, "Reproduce"');
+  process.exit(0);
+}
 const smoke = values.smoke;
 const liveOnly = values.live;
 const bulkOnly = values['bulk-imports'];
