@@ -106,8 +106,13 @@ export function describeRule(schema: JsonSchema | undefined, keyword?: string): 
       if (minLength) return `must be a string of at least ${minLength} characters`;
       return 'must be a string';
     }
-    case 'array':
+    case 'array': {
+      const minItems = schema.minItems as number | undefined;
+      const maxItems = schema.maxItems as number | undefined;
+      if (minItems !== undefined && maxItems !== undefined)
+        return `must be an array of ${minItems} to ${maxItems} items`;
       return 'must be an array';
+    }
     case 'object':
       return 'must be an object';
   }

@@ -4,11 +4,12 @@ import { Type } from 'typebox';
 // format"): the API's record shapes, where every field with a default may be left out and
 // `id` may be left out to take the next free id.
 
-export const Handle = Type.String({
+const handleRule = {
   maxLength: 128,
   pattern: '^(?![0-9]+$)[a-z0-9]+(-[a-z0-9]+)*$',
   description: 'a handle: lower-case letters and digits in words joined by single hyphens, not all digits',
-});
+};
+export const Handle = Type.String(handleRule);
 export const Bool = Type.Boolean();
 // Times from year 1 to 9999: every backend stores them as the same 64-bit integer (an
 // unbounded one would be a REAL in SQLite and an error in PostgreSQL's bigint).
@@ -22,4 +23,7 @@ export const Money = Count(1_000_000_000_000);
 export const Text = (maxLength: number) => Type.String({ maxLength });
 export const Currency = () =>
   Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' });
+/** A handle naming a record (the products batch): the same rule as a record's own. */
+export const HandleRef = (description: string) =>
+  Type.String({ ...handleRule, description: `${handleRule.description}; ${description}` });
 export const strict = { additionalProperties: false } as const;
