@@ -7,9 +7,10 @@ import { validationError } from './validation.js';
 // carries a stack trace, SQL text or a file path: an unexpected error becomes a 500 with a
 // fixed message (the error handler, src/plugins/error-handler.ts, logs it whole).
 
-/** What the request adds to an error's message: its route's body limit. */
+/** What the request adds to an error's message: its route's body limit, its project's currency. */
 export interface ErrorContext {
   bodyLimit?: number;
+  currency?: string;
 }
 
 export function toApiError(error: FastifyError, context: ErrorContext = {}): ApiError {
@@ -20,7 +21,8 @@ export function toApiError(error: FastifyError, context: ErrorContext = {}): Api
     const { instancePath, data } = error.validation[0] as { instancePath: string; data?: unknown };
     return new ApiError(404, `${instancePath.slice(1) || 'path'} ${JSON.stringify(data)} not found`);
   }
-  if (error.validation) return validationError(error.validation, error.validationContext ?? 'request');
+  if (error.validation)
+    return validationError(error.validation, error.validationContext ?? 'request', context.currency);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, `request body is larger than ${sizeText(context.bodyLimit ?? BODY_LIMIT)}`);

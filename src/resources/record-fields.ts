@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { AMOUNT_DESCRIPTION, MAX_AMOUNT } from '../http/amounts.js';
 
 // Field schemas shared by the records of an import file and an export (docs/API.md, "Import
 // format"): the API's record shapes, where every field with a default may be left out and
@@ -19,7 +20,7 @@ export const Timestamp = Type.Integer({
   description: 'unix seconds',
 });
 export const Count = (max: number) => Type.Integer({ minimum: 0, maximum: max });
-export const Money = Count(1_000_000_000_000);
+export const Money = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT, description: AMOUNT_DESCRIPTION });
 export const Text = (maxLength: number) => Type.String({ maxLength });
 export const Currency = () =>
   Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' });

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, IdOrHandle, MAX_ID, Page, ProjectId, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { AMOUNT_DESCRIPTION, MAX_AMOUNT } from '../../http/amounts.js';
 import { HandleRef } from '../record-fields.js';
 
 export const ORDER_CLAUSES = [
@@ -115,7 +116,7 @@ export const ProductUpdate = Type.Object(
         description: '1 to 128 characters, not only white space',
       }),
     ),
-    price: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 })),
+    price: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AMOUNT, description: AMOUNT_DESCRIPTION })),
     inventory_type: Type.Optional(InventoryType),
     in_stock: Type.Optional(Type.Boolean({ description: 'only for simple products' })),
     stock_quantity: Type.Optional(
@@ -169,8 +170,8 @@ export const ProductBatch = Type.Object(
     examples: [
       {
         products: [
-          { id: 12, price: 4500, if_match: '"2jmj7l5rSw0yVb_vlWAYkK_YBwk"' },
-          { handle: 'wool-scarf', stock_quantity: 14 },
+          { id: 1, price: 4500 },
+          { id: 3, stock_quantity: 14, if_match: '*' },
         ],
       },
     ],
