@@ -6,6 +6,7 @@ import type { ResourceDescriptor } from '../resources/descriptor.js';
 import { type Cursor, encodeCursor } from './cursor.js';
 import type { ChangeAction, ChangeType } from './entry.js';
 import { brokenOrdering } from './ordering.js';
+import { inRestoreGap } from './restore-gaps.js';
 
 // One page of the change feed (docs/API.md, "The change feed"), read in one snapshot: the
 // project's data_version, the log and the records all as of one moment, on PostgreSQL a
@@ -71,6 +72,11 @@ export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<F
     // A cursor from another history (a project deleted and made again) names a future seq.
     if (q.cursor.seq > version && !broken)
       throw new ApiError(410, 'this cursor does not belong to this project: start again without since');
+    if (q.cursor.seq > 0 && (await inRestoreGap(trx, q.projectId, q.cursor.seq)))
+      throw new ApiError(
+        410,
+        'this cursor is newer than the backup this database was restored from: start again without since',
+      );
 
     const rows: LogRow[] = [];
     for (const resource of q.types) rows.push(...(await logAfter(trx, q, resource.type)));

@@ -1,3 +1,4 @@
+import { backup, restore, verifyBackupCommand } from './backup.js';
 import { CliError } from './context.js';
 import { deleteCommand } from './delete.js';
 import { loadDotEnv } from './dotenv.js';
@@ -21,6 +22,9 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   export: exportCommand,
   generate: generateCommand,
   delete: deleteCommand,
+  backup,
+  'verify-backup': verifyBackupCommand,
+  restore,
 };
 
 /**
@@ -48,6 +52,9 @@ const ABOUT: Record<string, string> = {
   delete: 'delete records by id or handle, with their cascades, all or nothing (as deletions in an import)',
   export: 'write the project in the import format (JSON, or NDJSON with --format ndjson) to stdout',
   generate: 'add realistic generated data (creates the project); a second run reuses its categories and plans',
+  backup: 'write a consistent copy of the whole database to a file while servers keep writing (--verify checks it)',
+  'verify-backup': "check a backup's integrity and completeness and print its record counts",
+  restore: 'fill an empty database from a backup (--force replaces one that is not)',
 };
 
 export async function main(argv: string[]): Promise<void> {

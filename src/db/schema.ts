@@ -203,6 +203,14 @@ export interface ChangeTable {
   changed_at: number;
 }
 
+/** A restore of a backup, per project: the versions it skipped (migration 020) */
+export interface RestoreTable {
+  project_id: string;
+  version_before: number;
+  version_after: number;
+  restored_at: number;
+}
+
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
@@ -224,4 +232,5 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   changes: ChangeTable;
   import_jobs: ImportJobTable;
+  restores: RestoreTable;
 }
