@@ -27,8 +27,7 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
   const base = server.baseUrl;
   const admin = createClient({ baseUrl: base, projectId: 'demo', apiKey: server.key });
   const receiver = await startReceiver(t);
-  const endpoint = await admin.webhooks.create({ url: receiver.url, events: ['order.updated'] });
-  receiver.secrets.push(endpoint.secret);
+  let endpointId = 0;
   // Six paid orders waiting to be shipped, whatever the demo's random statuses are.
   const waiting = (await admin.orders.list({ perpage: 6, is_canceled: false, is_archived: false })).data;
   for (const o of waiting)
@@ -95,6 +94,23 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await shoot('home');
   });
 
+  await t.test('add a webhook endpoint: its signing secret shown once, with a copy button', async () => {
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Address (URL)').fill(receiver.url);
+    await page.getByLabel(/order\.updated/).check();
+    await page.getByRole('button', { name: 'Add the endpoint' }).click();
+    await status(/^Endpoint \d+ added\.$/).waitFor();
+    endpointId = Number(/Endpoint (\d+)/.exec((await status(/added/).textContent())!)![1]);
+    const secret = (await page.locator('.secret-text').textContent())!.trim();
+    assert.match(secret, /^whsec_/);
+    await page.getByRole('button', { name: 'Copy the secret' }).waitFor();
+    receiver.secrets.push(secret);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    assert.equal(await page.locator('.secret-text').count(), 0, 'shown once');
+    const [made] = (await admin.webhooks.list()).data;
+    assert.deepEqual([made.id, made.url, made.events], [endpointId, receiver.url, ['order.updated']]);
+  });
+
   await t.test('filter paid unfulfilled orders: the filter is in the address', async () => {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Orders' }).click();
     await page.getByLabel('Payment').selectOption('paid');
@@ -132,6 +148,31 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     assert.match((await alert.textContent())!, /payment_status: paid → refunded/);
     assert.equal(await page.locator('[data-field=payment_status]').textContent(), 'refunded');
     assert.equal((await admin.orders.get(orderId)).fulfillment_status, 'shipped', 'nothing was saved');
+  });
+
+  await t.test('cancel asks first and can be undone from the detail', async () => {
+    await page.goto(`${base}/console/orders/${orderId}`);
+    const quick = page.getByRole('group', { name: 'Quick changes' });
+    await quick.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const ask = page.getByRole('group', { name: `Cancel order #${orderId}?` });
+    await ask.waitFor();
+    assert.equal((await admin.orders.get(orderId)).is_canceled, false, 'nothing done before the answer');
+    // "Keep it" closes the question and gives the focus back to the button that opened it.
+    await ask.getByRole('button', { name: 'Keep it' }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
+    await quick.getByRole('button', { name: 'Cancel', exact: true }).press('Enter');
+    await page.keyboard.press('Enter'); // the confirming button has the focus
+    await status('Saved: is canceled → true.').waitFor();
+    assert.equal((await admin.orders.get(orderId)).is_canceled, true);
+    await quick.getByRole('button', { name: 'Un-cancel' }).click();
+    await status('Saved: is canceled → false.').waitFor();
+    assert.equal((await admin.orders.get(orderId)).is_canceled, false);
+    await quick.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: `Yes, archive order #${orderId}` }).click();
+    await status('Saved: is archived → true.').waitFor();
+    await quick.getByRole('button', { name: 'Unarchive' }).click();
+    await status('Saved: is archived → false.').waitFor();
+    assert.equal((await admin.orders.get(orderId)).is_archived, false);
   });
 
   await t.test('three orders changed at once, each with its own result', async () => {
@@ -290,8 +331,10 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await page.getByRole('link', { name: /The latest import \(#\d+, .*\) failed with \d+ error/ }).waitFor();
   });
 
-  await t.test('a webhook delivery with its attempts, replayed', async () => {
+  await t.test('the console’s endpoint got a signed delivery; replayed', async () => {
     await receiver.waitFor((r) => r.deliveries.length > 0, 'a delivery of order.updated', 20_000);
+    assert.equal(receiver.deliveries[0].type, 'order.updated');
+    assert.deepEqual(receiver.badSignatures, [], 'verified with the secret the console showed');
     await page.goto(`${base}/console/webhooks`);
     const replay = page.getByRole('button', { name: /^Replay message / }).first();
     await replay.waitFor();
@@ -301,9 +344,9 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await receiver.waitFor((r) => r.deliveries.length > before, 'the replayed delivery', 20_000);
     await shoot('webhooks');
     // Deleted after asking twice.
-    await page.getByRole('button', { name: `Delete endpoint ${endpoint.id}` }).click();
-    await page.getByRole('button', { name: `Delete endpoint ${endpoint.id} and its deliveries` }).click();
-    await status(`Endpoint ${endpoint.id} deleted.`).waitFor();
+    await page.getByRole('button', { name: `Delete endpoint ${endpointId}` }).click();
+    await page.getByRole('button', { name: `Delete endpoint ${endpointId} and its deliveries` }).click();
+    await status(`Endpoint ${endpointId} deleted.`).waitFor();
     assert.deepEqual((await admin.webhooks.list()).data, []);
   });
 
@@ -332,6 +375,12 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     assert.equal(await ship.isDisabled(), true);
     assert.match((await ship.textContent())!, /needs orders:write/);
     await shoot('read-only');
+    // The same in an order's detail.
+    await page.locator('tbody tr a').first().click();
+    const detailShip = page.getByRole('group', { name: 'Quick changes' }).getByRole('button', { name: /Mark shipped/ });
+    await detailShip.waitFor();
+    assert.equal(await detailShip.isDisabled(), true);
+    assert.match((await detailShip.textContent())!, /needs orders:write/);
     // The bulk editor writes through an import: imports:write, which this key lacks.
     await page.goto(`${base}/console/products`);
     const bulk = page.getByRole('button', { name: /Bulk edit this page/ });

@@ -5,7 +5,7 @@ import { formatMoney } from '../money.js';
 import { when, words } from '../format.js';
 import { CHANGES, describe, orderQuery } from '../order-fields.js';
 import { Conflict, changeListed } from '../order-writes.js';
-import { Action } from '../parts/action.js';
+import { ChangeButton } from '../parts/change-button.js';
 import { ExportButton } from '../parts/export-button.js';
 import { Link } from '../parts/link.js';
 import { ListTable } from '../parts/list-table.js';
@@ -86,15 +86,14 @@ export function Orders(): JSX.Element {
       <div class="bulk" role="group" aria-label="Change the selected orders">
         <span>{selected.size} selected</span>
         {CHANGES.map((c) => (
-          <Action
+          <ChangeButton
             key={c.label}
-            scope="orders:write"
+            change={c}
+            subject={`${selected.size} order${selected.size === 1 ? '' : 's'}`}
             disabled={selected.size === 0}
             busy={busy}
-            onClick={() => void applyAll(c.change)}
-          >
-            {c.label}
-          </Action>
+            onChange={(change) => void applyAll(change)}
+          />
         ))}
       </div>
       {outcomes.size > 0 && (
