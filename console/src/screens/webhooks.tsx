@@ -126,7 +126,7 @@ function EndpointItem(props: {
           scope="webhooks:manage"
           busy={props.busy}
           onClick={props.onRoll}
-          aria-label={`Roll the secret of endpoint ${e.id}`}
+          aria-label={`Roll secret of endpoint ${e.id}`}
         >
           Roll secret
         </Action>
