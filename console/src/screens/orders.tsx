@@ -15,6 +15,7 @@ import { useLoad } from '../parts/use-load.js';
 import { href, place, setQuery } from '../router.js';
 import { api } from '../session.js';
 import { OrderFilters } from './order-filters.js';
+import { SavedViews } from '../parts/saved-views.js';
 
 // The orders list: the filters of SPEC 4.5 in the address, totals and pages from the API,
 // and several orders changed at once, each with its own result.
@@ -69,6 +70,7 @@ export function Orders(): JSX.Element {
         Orders
       </h1>
       <OrderFilters params={params} />
+      <SavedViews screen="/orders" />
       <Problem error={list.error} />
       {list.data && (
         <div class="summary">
@@ -79,7 +81,7 @@ export function Orders(): JSX.Element {
             label="Export CSV"
             list="orders"
             scope="orders:read"
-            start={() => api().exports.orders(filters)}
+            link={() => api().exports.ordersLink(filters)}
           />
         </div>
       )}
