@@ -1,11 +1,12 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Product } from 'storefront-client';
 import { messageOf } from '../format.js';
 import { currencyDigits, fromUnits, toUnits } from '../money.js';
 import { Action } from '../parts/action.js';
 import { importEnded } from '../parts/import-outcome.js';
 import { ListTable } from '../parts/list-table.js';
+import { guardLeaving } from '../router.js';
 import { api, can } from '../session.js';
 
 // The bulk editor (CONTRACT 15): a grid of the current page's products, every edit saved
@@ -83,12 +84,31 @@ function checkEdit(p: Product, e: Edit): Partial<Record<Cell, string>> {
   return found;
 }
 
-export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved: () => void }): JSX.Element {
+export function BulkEditor({
+  products,
+  onSaved,
+}: {
+  products: Product[];
+  /** after a save, with what to tell: the page reloads, and the grid is built again from it */
+  onSaved: (note: string) => void;
+}): JSX.Element {
   const [edits, setEdits] = useState(() => new Map(products.map((p) => [p.id, editOf(p)])));
   const [errors, setErrors] = useState<Map<number, Partial<Record<Cell, string>>>>(new Map());
   const [general, setGeneral] = useState<string[]>([]);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
+
+  // Unsaved edits are asked about before leaving (another screen, a reload, closing the tab).
+  const pending = products.filter((p) => JSON.stringify(edits.get(p.id)) !== JSON.stringify(editOf(p))).length;
+  const pendingRef = useRef(0);
+  pendingRef.current = pending;
+  useEffect(
+    () =>
+      guardLeaving(() =>
+        pendingRef.current > 0 ? `The bulk editor has unsaved changes to ${pendingRef.current} product(s).` : undefined,
+      ),
+    [],
+  );
 
   const change = (id: number, cell: Partial<Edit>) => {
     setEdits(new Map(edits).set(id, { ...edits.get(id)!, ...cell }));
@@ -139,8 +159,7 @@ export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved
       const created = await api().imports.create(document, { format: 'json', wait: 30 });
       const done = importEnded(created) ? created : await api().imports.wait(created.id, { intervalMs: 300 });
       if (done.status === 'succeeded') {
-        setNote(`Saved ${changed.length} product${changed.length === 1 ? '' : 's'} in one import (#${done.id}).`);
-        onSaved();
+        onSaved(`Saved ${changed.length} product${changed.length === 1 ? '' : 's'} in one import (#${done.id}).`);
       } else {
         const marked = new Map<number, Partial<Record<Cell, string>>>();
         const rest: string[] = [];
