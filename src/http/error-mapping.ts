@@ -1,12 +1,19 @@
 import type { FastifyError } from 'fastify';
 import { ApiError } from '../errors.js';
+import { BODY_LIMIT } from './body-limits.js';
 import { validationError } from './validation.js';
 
 // Every error, whatever raised it, as one of the API's errors. Nothing a client sees ever
 // carries a stack trace, SQL text or a file path: an unexpected error becomes a 500 with a
 // fixed message (the error handler, src/plugins/error-handler.ts, logs it whole).
 
-export function toApiError(error: FastifyError): ApiError {
+/** What the request adds to an error's message: its route's body limit, its project's currency. */
+export interface ErrorContext {
+  bodyLimit?: number;
+  currency?: string;
+}
+
+export function toApiError(error: FastifyError, context: ErrorContext = {}): ApiError {
   if (error instanceof ApiError) return error;
   // A path segment that breaks its pattern names nothing that could exist: 404, as for an
   // unknown id (docs/API.md, "Conventions"); the patterns are there to inform tools.
@@ -14,10 +21,11 @@ export function toApiError(error: FastifyError): ApiError {
     const { instancePath, data } = error.validation[0] as { instancePath: string; data?: unknown };
     return new ApiError(404, `${instancePath.slice(1) || 'path'} ${JSON.stringify(data)} not found`);
   }
-  if (error.validation) return validationError(error.validation, error.validationContext ?? 'request');
+  if (error.validation)
+    return validationError(error.validation, error.validationContext ?? 'request', context.currency);
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'request body is larger than 64 KiB');
+      return new ApiError(413, `request body is larger than ${sizeText(context.bodyLimit ?? BODY_LIMIT)}`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, 'request body must be sent as Content-Type: application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -78,4 +86,9 @@ export function isStorageUnavailable(error: unknown): boolean {
   if (UNAVAILABLE_MESSAGES.test(e.message ?? '')) return true;
   // Connecting to a name with several addresses fails with an AggregateError of each try.
   return Array.isArray(e.errors) && e.errors.some(isStorageUnavailable);
+}
+
+/** 65536 -> "64 KiB", 1048576 -> "1 MiB". */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes / 1024} KiB`;
 }

@@ -13,15 +13,10 @@ export type Precondition = (current: unknown) => void;
 export function ifMatch(request: FastifyRequest, reply: FastifyReply): Precondition | undefined {
   const header = request.headers['if-match'];
   if (header === undefined) return undefined;
-  if (header.trim() === '*') return () => {}; // any current version will do
-  // Compared strongly (RFC 9110 13.1.1): a weak tag never matches.
-  const tags = header.split(',').map((tag) => tag.trim());
   // The same serializer as the 200 answer, so the ETag is the one GET gave.
   const serialize = reply.getSerializationFunction('200') ?? JSON.stringify;
   return (current) => {
-    const etag = etagOf(serialize(current));
-    // The tag of a compressed GET answer names the same version (etag.ts).
-    if (!tags.some((tag) => sameVersion(tag, etag))) {
+    if (!ifMatchHits(header, etagOf(serialize(current)))) {
       throw new ApiError(
         412,
         'the record has changed since it was read: If-Match does not match its current ETag; fetch it again',
@@ -29,4 +24,14 @@ export function ifMatch(request: FastifyRequest, reply: FastifyReply): Precondit
       );
     }
   };
+}
+
+/**
+ * Whether an If-Match value (a list of tags, or `*`) names `etag`'s version. Compared
+ * strongly (RFC 9110 13.1.1): a weak tag never matches; the tag of a compressed GET answer
+ * names the same version (etag.ts).
+ */
+export function ifMatchHits(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true; // any current version will do
+  return header.split(',').some((tag) => sameVersion(tag.trim(), etag));
 }

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyServerOptions, LogController } from 'fastify';
 import type { LimitsConfig } from '../config.js';
+import { BODY_LIMIT } from './body-limits.js';
 import { clientError, frameworkErrors } from './early-errors.js';
 import { loggerOptions } from './logger-options.js';
 
 // The options Fastify is made with: what the server does before any plugin or hook runs.
-
-export const BODY_LIMIT = 64 * 1024;
 
 // A caller's X-Request-Id is kept when it is well formed; anything else (too long, control
 // characters, spaces that could forge log lines) is replaced by a fresh UUID

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { ApiError, type ErrorDetail } from '../errors.js';
+import { AMOUNT_DESCRIPTION, amountRule } from './amounts.js';
 
 // Query strings carry only strings. Fastify's Ajv would coerce them loosely ("1e2", " 5",
 // "+5" all become numbers) and silently drop unknown names; the API wants plain digits,
@@ -81,8 +82,9 @@ export function rejectNul(value: unknown, path: string): void {
 }
 
 /** A sentence saying what a value must be, read off its schema, for error messages. */
-export function describeRule(schema: JsonSchema | undefined, keyword?: string): string | undefined {
+export function describeRule(schema: JsonSchema | undefined, keyword?: string, currency?: string): string | undefined {
   if (!schema) return undefined;
+  if (schema.description === AMOUNT_DESCRIPTION) return amountRule(keyword, currency);
   if (keyword === 'pattern')
     return schema.description ? `must be ${schema.description as string}` : `must match ${schema.pattern as string}`;
   const literals = literalValues(schema);
@@ -106,8 +108,13 @@ export function describeRule(schema: JsonSchema | undefined, keyword?: string): 
       if (minLength) return `must be a string of at least ${minLength} characters`;
       return 'must be a string';
     }
-    case 'array':
+    case 'array': {
+      const minItems = schema.minItems as number | undefined;
+      const maxItems = schema.maxItems as number | undefined;
+      if (minItems !== undefined && maxItems !== undefined)
+        return `must be an array of ${minItems} to ${maxItems} items`;
       return 'must be an array';
+    }
     case 'object':
       return 'must be an object';
   }
@@ -128,6 +135,8 @@ export function ajvDetails(
   errors: FastifySchemaValidationError[],
   where: 'parameter' | 'field',
   root: string,
+  /** the project's currency, for the example of an amount's rule (amounts.ts) */
+  currency?: string,
 ): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const e of errors as Array<FastifySchemaValidationError & { parentSchema?: JsonSchema }>) {
@@ -141,7 +150,7 @@ export function ajvDetails(
     } else if (e.keyword === 'minProperties' && path === '') {
       detail = { field: root, message: 'must name at least one field to change' };
     } else {
-      const rule = describeRule(e.parentSchema, e.keyword) ?? e.message ?? 'is invalid';
+      const rule = describeRule(e.parentSchema, e.keyword, currency) ?? e.message ?? 'is invalid';
       detail = { field: path || root, message: rule };
     }
     if (!details.some((d) => d.field === detail.field)) details.push(detail);
@@ -150,11 +159,12 @@ export function ajvDetails(
 }
 
 /** Turns Ajv's errors for one part of the request into a 400 naming each field. */
-export function validationError(errors: FastifySchemaValidationError[], context: string): ApiError {
+export function validationError(errors: FastifySchemaValidationError[], context: string, currency?: string): ApiError {
   const details = ajvDetails(
     errors,
     context === 'querystring' ? 'parameter' : 'field',
     context === 'body' ? 'body' : context,
+    currency,
   );
   const first = details[0] ?? { field: context, message: 'is invalid' };
   return new ApiError(400, `${first.field} ${first.message}`, details);

@@ -87,7 +87,7 @@ export class ImportSession {
   async add(kind: Kind, value: unknown, place: Place): Promise<void> {
     if (typeof value === 'object' && value !== null && 'deleted' in value) return this.addDeletion(kind, value, place);
     const resource = resourceOf(kind);
-    const details = checkRecord(resource.record, value);
+    const details = checkRecord(resource.record, value, this.project?.currency);
     if (details.length === 0 && JSON.stringify(value).includes('\\u0000'))
       details.push({ field: '', message: 'must not contain NUL characters' });
     if (details.length) {

@@ -18,11 +18,11 @@ function validator(schema: TSchema): ValidateFunction {
   return v;
 }
 
-/** The problems of one record checked against its schema, empty when it is valid. */
-export function checkRecord(schema: TSchema, value: unknown): ErrorDetail[] {
+/** The problems of one record checked against its schema, empty when it is valid; `currency` names an amount's unit. */
+export function checkRecord(schema: TSchema, value: unknown, currency?: string): ErrorDetail[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return [{ field: '', message: 'must be a JSON object' }];
   const v = validator(schema);
   if (v(value)) return [];
-  return ajvDetails((v.errors ?? []) as never, 'field', '');
+  return ajvDetails((v.errors ?? []) as never, 'field', '', currency);
 }

@@ -34,13 +34,17 @@ const SHARED: Record<string, SharedResponse> = {
     description:
       'the request did not arrive within REQUEST_TIMEOUT_MS, or an import upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS; the connection is closed',
   },
-  Conflict: { status: 409, description: 'an Idempotency-Key reused for another request, or still in use' },
+  Conflict: {
+    status: 409,
+    description:
+      "an Idempotency-Key reused for another request, or still in use; or a batch item's if_match that is not its product's current ETag",
+  },
   Gone: {
     status: 410,
     description: 'a change-feed cursor older than the deletions kept, or of another project: start again without it',
   },
   PreconditionFailed: { status: 412, description: 'If-Match names an ETag the record no longer has' },
-  PayloadTooLarge: { status: 413, description: 'a body over 64 KiB' },
+  PayloadTooLarge: { status: 413, description: 'a body over 64 KiB (1 MiB for the products batch update)' },
   UnsupportedMediaType: {
     status: 415,
     description: 'a body not sent as Content-Type: application/json, or with a charset other than utf-8',

@@ -9,7 +9,10 @@ import { toApiError } from '../http/error-mapping.js';
 export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const apiError = toApiError(error);
+      const apiError = toApiError(error, {
+        bodyLimit: request.routeOptions?.bodyLimit,
+        currency: request.project?.currency,
+      });
       // An unreachable database is expected now and then and says nothing new per request:
       // one line, no stack. Anything else 5xx is a fault of ours, logged whole.
       if (apiError.status === 503)

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 
-// Idempotency-Key on POST: the first answer is stored (per project and API key) and a retry
+// Idempotency-Key on keyed writes (POST, and the products batch's PATCH): the first answer is stored (per project and API key) and a retry
 // with the same key and the same request gets that answer again, marked
 // `Idempotent-Replayed: true`, without a second write. The same key with another request
 // is a 409, as is a retry that arrives while the first is still being answered. Answers
@@ -21,9 +21,10 @@ const PURGE_EVERY_MS = 60_000;
 /** Printable ASCII, 1 to 255 characters (also the header's pattern in the OpenAPI document). */
 export const IDEMPOTENCY_KEY_PATTERN = '^[!-~]{1,255}$';
 const WELL_FORMED = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+const WRITES = new Set(['POST', 'PATCH']);
 
 /**
- * Whether a route takes Idempotency-Key: a POST made with a key, unless its answer holds a
+ * Whether a route takes Idempotency-Key: a write (POST, PATCH) made with a key, unless its answer holds a
  * secret (a key shown once), which must never be stored. This plugin refuses the header
  * elsewhere, and the OpenAPI document (src/openapi/transform.ts) lists it exactly here.
  */
@@ -31,7 +32,7 @@ export function takesIdempotencyKey(
   method: HTTPMethods | HTTPMethods[],
   config: Pick<FastifyContextConfig, 'auth' | 'answerHoldsSecret'>,
 ): boolean {
-  return method === 'POST' && config.auth === 'key' && !config.answerHoldsSecret;
+  return typeof method === 'string' && WRITES.has(method) && config.auth === 'key' && !config.answerHoldsSecret;
 }
 
 export interface IdempotencyClaim {
@@ -47,10 +48,10 @@ export default fp(
     app.decorateRequest('idempotency', null);
     let lastPurge = 0;
 
-    // Only a keyed POST with the header has anything to do; every other request passes
+    // Only a keyed write with the header has anything to do; every other request passes
     // through a plain callback (an async hook would cost a promise on every request).
     app.addHook('preHandler', (request, reply, done) => {
-      if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined || request.apiKeyId == null)
+      if (!WRITES.has(request.method) || request.headers['idempotency-key'] === undefined || request.apiKeyId == null)
         return done();
       guard(request, reply).then((replayed) => {
         if (!replayed) done();

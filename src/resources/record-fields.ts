@@ -1,14 +1,16 @@
 import { Type } from 'typebox';
+import { AMOUNT_DESCRIPTION, MAX_AMOUNT } from '../http/amounts.js';
 
 // Field schemas shared by the records of an import file and an export (docs/API.md, "Import
 // format"): the API's record shapes, where every field with a default may be left out and
 // `id` may be left out to take the next free id.
 
-export const Handle = Type.String({
+const handleRule = {
   maxLength: 128,
   pattern: '^(?![0-9]+$)[a-z0-9]+(-[a-z0-9]+)*$',
   description: 'a handle: lower-case letters and digits in words joined by single hyphens, not all digits',
-});
+};
+export const Handle = Type.String(handleRule);
 export const Bool = Type.Boolean();
 // Times from year 1 to 9999: every backend stores them as the same 64-bit integer (an
 // unbounded one would be a REAL in SQLite and an error in PostgreSQL's bigint).
@@ -18,8 +20,11 @@ export const Timestamp = Type.Integer({
   description: 'unix seconds',
 });
 export const Count = (max: number) => Type.Integer({ minimum: 0, maximum: max });
-export const Money = Count(1_000_000_000_000);
+export const Money = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT, description: AMOUNT_DESCRIPTION });
 export const Text = (maxLength: number) => Type.String({ maxLength });
 export const Currency = () =>
   Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' });
+/** A handle naming a record (the products batch): the same rule as a record's own. */
+export const HandleRef = (description: string) =>
+  Type.String({ ...handleRule, description: `${handleRule.description}; ${description}` });
 export const strict = { additionalProperties: false } as const;

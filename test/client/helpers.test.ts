@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Product, createClient } from '../../src/client/index.js';
+import { ApiError, type Product, type ProductBatchItem, createClient } from '../../src/client/index.js';
 import { eachBackend } from '../support/each-backend.js';
 import { liveServer, sharedLiveServer } from '../support/live-server.js';
 
@@ -40,6 +40,38 @@ eachBackend('client helpers', (backend) => {
     assert.deepEqual(await products.get(1), await products.get('alpha'));
     const banana = await products.update('bravo', { inventory_type: 'advanced', stock_quantity: 3 });
     assert.deepEqual([banana.inventory_type, banana.stock_quantity, banana.in_stock], ['advanced', 3, true]);
+  });
+
+  test('products.updateMany: typed items, all or nothing with an ApiError naming each item, idempotencyKey', async (t) => {
+    const { baseUrl, key } = await liveServer(t, backend);
+    const { api, products } = createClient({ baseUrl, projectId: 'shop', apiKey: key });
+    const { etag } = await api('/products/foxtrot', { raw: true });
+    const items: ProductBatchItem[] = [
+      { handle: 'bravo', price: 4321 },
+      { id: 6, stock_quantity: 2, if_match: etag! },
+    ];
+    const { data } = await products.updateMany(items, { idempotencyKey: 'bulk-1' });
+    assert.deepEqual(
+      data.map((p) => [p.id, p.price, p.stock_quantity]),
+      [
+        [2, 4321, null],
+        [6, 100, 2],
+      ],
+    );
+    // A retry with the key is the first answer, even with if_match now stale.
+    assert.deepEqual((await products.updateMany(items, { idempotencyKey: 'bulk-1' })).data, data);
+    const refused = await products
+      .updateMany([
+        { id: 1, price: 1 },
+        { id: 6, stock_quantity: 3, if_match: etag! },
+      ])
+      .then(
+        () => assert.fail('a stale if_match must refuse the batch'),
+        (error: unknown) => error,
+      );
+    assert.ok(refused instanceof ApiError);
+    assert.deepEqual([refused.status, refused.details.map((d) => d.field)], [409, ['products[1].if_match']]);
+    assert.equal((await products.get(1)).price, 300, 'nothing written');
   });
 
   test('products.all() walks every page in order, one request a page, between two reads of the feed', async () => {

@@ -173,7 +173,7 @@ eachBackend('HTTP behaviour', (backend) => {
       ['DELETE', `${P}/products/1`, 'GET, HEAD, POST, OPTIONS'],
       ['PUT', `${P}/products/1`, 'GET, HEAD, POST, OPTIONS'],
       ['PATCH', `${P}/products/1/`, 'GET, HEAD, POST, OPTIONS'],
-      ['POST', `${P}/products/`, 'GET, HEAD, OPTIONS'],
+      ['POST', `${P}/products/`, 'GET, HEAD, PATCH, OPTIONS'],
       ['DELETE', `${P}/categories/1`, 'GET, HEAD, OPTIONS'],
       ['POST', `${P}/plans`, 'GET, HEAD, OPTIONS'],
     ];

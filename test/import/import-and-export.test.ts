@@ -141,7 +141,7 @@ eachBackend('import', (backend) => {
     assert.deepEqual(more, [
       'categories[0].handle: must be a handle: lower-case letters and digits in words joined by single hyphens, not all digits',
       'products[1].colour: is not a known field',
-      'products[1].price: must be an integer from 0 to 1000000000000',
+      'products[1].price: must be an integer from 0 to 1000000000000 in the smallest currency unit (12.34 GBP is 1234)',
       'products[2].handle: "p" is already used by product 1 in this file',
       'products[3].name: must not be only white space',
       'products[4].handle: must be a handle: lower-case letters and digits in words joined by single hyphens, not all digits',
@@ -239,7 +239,7 @@ eachBackend('import', (backend) => {
     assert.deepEqual(await problemsOf(importFile(storage.db, bad)), [
       'line 1: the first record must be the project ({"type":"project",…})',
       'line 2: the project line must come first',
-      'line 3: price must be an integer from 0 to 1000000000000',
+      'line 3: price must be an integer in the smallest currency unit (12.34 of a two-decimal currency is 1234)',
       "line 4: is not valid JSON at column 2: Expected property name or '}'",
       'line 5: type must be one of project, category, product, plan, user, order',
       'line 6: must be a JSON object with a "type"',
@@ -280,7 +280,7 @@ eachBackend('import', (backend) => {
     lines.push(JSON.stringify({ type: 'product', id: 1602, handle: 'stored', name: 'Stored again', price: 1 }));
     lines.push(JSON.stringify({ type: 'product', id: 3, handle: 'p-3-renamed', name: 'Renamed', price: 1 }));
     assert.deepEqual(await problemsOf(importFile(storage.db, file('repeats.ndjson', lines.join('\n')))), [
-      'line 2: price must be an integer from 0 to 1000000000000',
+      'line 2: price must be an integer from 0 to 1000000000000 in the smallest currency unit (12.34 GBP is 1234)',
       'line 1503: handle "p-3" is already used by product 3 in this file',
       'line 1504: handle "stored" is already used by product 9000',
       'line 1505: id 3 is also the id of line 5', // an id given twice is refused too

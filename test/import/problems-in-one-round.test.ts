@@ -79,7 +79,7 @@ eachBackend('import problems in one round', (backend) => {
     );
     assert.deepEqual(problems, [
       'categories[1].name: must be a string of 1 to 128 characters',
-      'products[0].price: must be an integer from 0 to 1000000000000',
+      'products[0].price: must be an integer from 0 to 1000000000000 in the smallest currency unit (12.34 GBP is 1234)',
       'categories[0].parent_id: refers to category 77, which does not exist',
       'products[1].category_ids: refers to category 99, which does not exist',
       'users[0].subscriptions[0]: refers to plan 3 with price 9, which does not exist',

@@ -30,7 +30,7 @@ export interface ClientOptions extends RetryOptions {
 
 export interface RequestOptions {
   /** GET by default; POST when a body is given */
-  method?: 'GET' | 'HEAD' | 'POST' | 'DELETE';
+  method?: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
   /** sent as JSON */
   body?: unknown;
   /** sent as it is, with its media type (an import's file); a stream is sent once, never retried */

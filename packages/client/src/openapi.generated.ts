@@ -451,7 +451,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update many products at once
+         * @description 1 to 1000 partial updates, each naming one product by id or handle (hidden ones too), with the fields of the single update and an optional if_match: all or nothing, in one write. Any failing item makes the whole request fail and nothing is written: 400 (a bad field, a product named twice), 404 (no such product) or 409 (if_match is not the product's current ETag), with `details` naming each failing item as products[<index>].<field>. An item that changes nothing is answered as it is, unwritten. The body may be up to 1 MiB.
+         */
+        patch: operations["updateProducts"];
         trace?: never;
     };
     "/v2/projects/{project_id}/products/{product}": {
@@ -985,7 +989,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description conflict: an Idempotency-Key reused for another request, or still in use */
+        /** @description conflict: an Idempotency-Key reused for another request, or still in use; or a batch item's if_match that is not its product's current ETag */
         Conflict: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1050,7 +1054,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description payload_too_large: a body over 64 KiB */
+        /** @description payload_too_large: a body over 64 KiB (1 MiB for the products batch update) */
         PayloadTooLarge: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3126,6 +3130,104 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    updateProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description any printable ASCII text of 1 to 255 characters, e.g. a UUID: a retry with the same key and body is answered from the first answer; another body is 409 conflict
+                 * @example 4f1c2b9e-8d3a-4e6f-b7a2-1c5d9e0f3a68
+                 */
+                "idempotency-key"?: string;
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "products": [
+                 *         {
+                 *           "id": 1,
+                 *           "price": 4500
+                 *         },
+                 *         {
+                 *           "id": 3,
+                 *           "stock_quantity": 14,
+                 *           "if_match": "*"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 1000 partial updates, each naming a different product */
+                    products: {
+                        /** @description a handle: lower-case letters and digits in words joined by single hyphens, not all digits; the product to change, when id is not given */
+                        handle?: string;
+                        /** @description the product to change: its id, or give handle instead */
+                        id?: number;
+                        /**
+                         * @description the product's ETag as last read (a GET's, of any encoding; or *): the batch is a 409 when the product has changed since
+                         * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                         */
+                        if_match?: string;
+                        /** @description only for simple products */
+                        in_stock?: boolean;
+                        /** @enum {unknown} */
+                        inventory_type?: "simple" | "advanced";
+                        /** @description 1 to 128 characters, not only white space */
+                        name?: string;
+                        /** @description an integer in the currency's smallest unit: 1234 is 12.34 USD, 1234 JPY or 1.234 KWD */
+                        price?: number;
+                        /** @description only for advanced products */
+                        stock_quantity?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the updated products, in the order of the request */
+                        data: components["schemas"]["Product"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getProduct: {
         parameters: {
             query?: {
@@ -3248,6 +3350,7 @@ export interface operations {
                     inventory_type?: "simple" | "advanced";
                     /** @description 1 to 128 characters, not only white space */
                     name?: string;
+                    /** @description an integer in the currency's smallest unit: 1234 is 12.34 USD, 1234 JPY or 1.234 KWD */
                     price?: number;
                     /** @description only for advanced products */
                     stock_quantity?: number;

@@ -9,14 +9,14 @@ type Project = '/v2/projects/{project_id}';
 type QueryOf<Path extends keyof paths> = paths[Path] extends { get: { parameters: { query?: infer Query } } }
   ? NonNullable<Query>
   : never;
-type BodyOf<Path extends keyof paths> = paths[Path]['post'] extends {
+type BodyOf<Path extends keyof paths, Method extends 'post' | 'patch' = 'post'> = paths[Path][Method] extends {
   requestBody?: { content: { 'application/json': infer Body } };
 }
   ? Body
   : never;
 type AnswerOf<
   Path extends keyof paths,
-  Method extends 'get' | 'post' | 'delete',
+  Method extends 'get' | 'post' | 'patch' | 'delete',
   Status extends number,
 > = paths[Path][Method] extends {
   responses: { [S in Status]: { content: { 'application/json': infer Answer } } };
@@ -60,6 +60,10 @@ export type ProductListQuery = QueryOf<`${Project}/products/`>;
 /** `GET /products/<product>` takes `fetch_hidden` (needs an API key when true). */
 export type ProductGetQuery = QueryOf<`${Project}/products/{product}`>;
 export type ProductUpdate = BodyOf<`${Project}/products/{product}`>;
+/** One item of `PATCH /products/`: `id` or `handle`, the fields of ProductUpdate, an optional `if_match`. */
+export type ProductBatchItem = BodyOf<`${Project}/products/`, 'patch'>['products'][number];
+/** The answer of `PATCH /products/`: the updated products, in the order of the request. */
+export type ProductBatchResult = AnswerOf<`${Project}/products/`, 'patch', 200>;
 export type OrderListQuery = QueryOf<`${Project}/orders/`>;
 export type OrderUpdate = BodyOf<`${Project}/orders/{order_id}`>;
 export type UserListQuery = QueryOf<`${Project}/users/`>;

@@ -12,6 +12,8 @@ import type {
   PlanList,
   PlanListQuery,
   Product,
+  ProductBatchItem,
+  ProductBatchResult,
   ProductGetQuery,
   ProductListQuery,
   ProductUpdate,
@@ -30,6 +32,13 @@ export function productHelpers(api: Api) {
       api<Product>(`/products/${segment(product)}${queryString(query)}`),
     update: (product: number | string, changes: ProductUpdate) =>
       api<Product>(`/products/${segment(product)}`, { method: 'POST', body: changes }),
+    /** Many products at once, all or nothing (`PATCH /products/`); a retry with the same idempotencyKey writes once. */
+    updateMany: (items: ProductBatchItem[], options: { idempotencyKey?: string } = {}) =>
+      api<ProductBatchResult>('/products/', {
+        method: 'PATCH',
+        body: { products: items },
+        headers: options.idempotencyKey === undefined ? undefined : { 'idempotency-key': options.idempotencyKey },
+      }),
     all: (query: Omit<ProductListQuery, 'page'> = {}, options?: WalkOptions) =>
       listWalk<Product>(api, '/products/', query, { type: 'product', fetchHidden: query.fetch_hidden }, options),
   };

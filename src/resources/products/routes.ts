@@ -10,6 +10,7 @@ import { pageJson, productJson } from './presented.js';
 import { type ProductFilter, listProducts } from './list.js';
 import { categoryIdsOf, findProduct } from './repository.js';
 import { updateProduct } from './update.js';
+import { productBatchRoute } from './batch-route.js';
 import {
   ORDER_CLAUSES,
   type OrderClause,
@@ -25,6 +26,7 @@ const ProductRef = Type.Ref('Product');
 
 export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  await productBatchRoute(fastify);
 
   app.get('/products/', {
     config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: 'products' },

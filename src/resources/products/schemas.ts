@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { Id, IdOrHandle, Page, ProjectId, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { Id, IdOrHandle, MAX_ID, Page, ProjectId, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { AMOUNT_DESCRIPTION, MAX_AMOUNT } from '../../http/amounts.js';
+import { HandleRef } from '../record-fields.js';
 
 export const ORDER_CLAUSES = [
   'name_asc',
@@ -114,7 +116,7 @@ export const ProductUpdate = Type.Object(
         description: '1 to 128 characters, not only white space',
       }),
     ),
-    price: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000_000 })),
+    price: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_AMOUNT, description: AMOUNT_DESCRIPTION })),
     inventory_type: Type.Optional(InventoryType),
     in_stock: Type.Optional(Type.Boolean({ description: 'only for simple products' })),
     stock_quantity: Type.Optional(
@@ -126,3 +128,57 @@ export const ProductUpdate = Type.Object(
 export type ProductUpdate = Static<typeof ProductUpdate>;
 
 export const ProductParams = Type.Object({ project_id: ProjectId, product: IdOrHandle('product', '1') });
+
+/** The most products one batch update changes (CONTRACT 18). */
+export const MAX_BATCH = 1000;
+
+export const ProductBatchItem = Type.Object(
+  {
+    id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_ID,
+        description: 'the product to change: its id, or give handle instead',
+      }),
+    ),
+    handle: Type.Optional(HandleRef('the product to change, when id is not given')),
+    ...ProductUpdate.properties,
+    if_match: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description:
+          "the product's ETag as last read (a GET's, of any encoding; or *): the batch is a 409 when the product has changed since",
+        examples: ['"2jmj7l5rSw0yVb_vlWAYkK_YBwk"'],
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ProductBatchItem = Static<typeof ProductBatchItem>;
+
+export const ProductBatch = Type.Object(
+  {
+    products: Type.Array(ProductBatchItem, {
+      minItems: 1,
+      maxItems: MAX_BATCH,
+      description: `1 to ${MAX_BATCH} partial updates, each naming a different product`,
+    }),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        products: [
+          { id: 1, price: 4500 },
+          { id: 3, stock_quantity: 14, if_match: '*' },
+        ],
+      },
+    ],
+  },
+);
+export type ProductBatch = Static<typeof ProductBatch>;
+
+export const ProductBatchResult = Type.Object({
+  data: Type.Array(Type.Ref('Product'), { description: 'the updated products, in the order of the request' }),
+});

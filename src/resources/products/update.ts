@@ -3,7 +3,7 @@ import { forUpdate } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
-import { writeProject } from '../../writes/write-project.js';
+import { type WriteContext, writeProject } from '../../writes/write-project.js';
 import { GramDeltas } from './gram-deltas.js';
 import { writeGramDeltas } from './grams.js';
 import { type ProductRow, nameKey, searchText } from './present.js';
@@ -30,33 +30,69 @@ export async function updateProduct(
     const current = await forUpdate(trx, q).executeTakeFirst();
     if (!current) return undefined;
     if (check) await check(trx, current);
-    const set = columnsToSet(current, changes);
-    await trx
-      .updateTable('products')
-      .set(set)
-      .where('project_id', '=', projectId)
-      .where('id', '=', current.id)
-      .execute();
-    if (set.search_text !== undefined && set.search_text !== current.search_text) {
-      // A new name: the kept search-gram counts follow (grams.ts).
-      const grams = new GramDeltas();
-      grams.add(current.search_text, current.show_in_store === 1, -1);
-      grams.add(set.search_text, current.show_in_store === 1, 1);
-      await writeGramDeltas(trx, projectId, grams);
-    }
-    // Stock alone moves the product in no list: the lists' totals stay (type-versions.ts).
-    if (Object.keys(changes).every((field) => IN_PLACE.has(field))) await ctx.changedInPlace('product', [current.id]);
-    else await ctx.changed('product', [current.id]);
-    return { ...current, ...set };
+    const writer = new ProductWriter(ctx, Math.floor(Date.now() / 1000));
+    const row = await writer.apply(current, columnsToSet(current, changes));
+    await writer.finish();
+    return row;
   });
   return write.value;
 }
 
 /** Fields no list filters, orders or counts by. */
-const IN_PLACE = new Set(['in_stock', 'stock_quantity', 'inventory_type']);
+const IN_PLACE = new Set<string>(['in_stock', 'stock_quantity', 'inventory_type']);
 
-/** The columns an update writes, judged against the current row (a 400 for what cannot apply). */
-function columnsToSet(current: ProductRow, changes: ProductUpdate): Partial<ProductRow> {
+/**
+ * Writes product updates inside one write of the project: each row's changed columns, the
+ * search grams a new name moves, and the declared changes. A column equal to the stored
+ * value is no change; an update that changes nothing writes nothing (CONTRACT 14's
+ * "unchanged": no `updated_at`, no change-feed entry, no event).
+ */
+export class ProductWriter {
+  private readonly grams = new GramDeltas();
+  private renamed = false;
+  private readonly inPlace: number[] = [];
+  private readonly moved: number[] = [];
+
+  constructor(
+    private readonly ctx: WriteContext,
+    private readonly now: number,
+  ) {}
+
+  /** Writes what `set` changes of `current`; answers the row as it now is. */
+  async apply(current: ProductRow, set: Partial<ProductRow>): Promise<ProductRow> {
+    const changed = Object.keys(set).filter(
+      (column) => set[column as keyof ProductRow] !== current[column as keyof ProductRow],
+    );
+    if (changed.length === 0) return current;
+    const write: Partial<ProductRow> = { updated_at: this.now };
+    for (const column of changed) Object.assign(write, { [column]: set[column as keyof ProductRow] });
+    await this.ctx.db
+      .updateTable('products')
+      .set(write)
+      .where('project_id', '=', this.ctx.projectId)
+      .where('id', '=', current.id)
+      .execute();
+    if (write.search_text !== undefined) {
+      // A new name: the kept search-gram counts follow (grams.ts).
+      this.grams.add(current.search_text, current.show_in_store === 1, -1);
+      this.grams.add(write.search_text, current.show_in_store === 1, 1);
+      this.renamed = true;
+    }
+    // Stock alone moves the product in no list: the lists' totals stay (type-versions.ts).
+    (changed.every((column) => IN_PLACE.has(column)) ? this.inPlace : this.moved).push(current.id);
+    return { ...current, ...write };
+  }
+
+  /** Writes the grams and declares the changes: call once, after the last apply. */
+  async finish(): Promise<void> {
+    if (this.renamed) await writeGramDeltas(this.ctx.db, this.ctx.projectId, this.grams);
+    await this.ctx.changedInPlace('product', this.inPlace);
+    await this.ctx.changed('product', this.moved);
+  }
+}
+
+/** The columns an update sets, judged against the current row (a 400 for what cannot apply). */
+export function columnsToSet(current: ProductRow, changes: ProductUpdate): Partial<ProductRow> {
   const type = changes.inventory_type ?? current.inventory_type;
   if (changes.in_stock !== undefined && type === 'advanced') {
     throw invalid(
@@ -72,7 +108,7 @@ function columnsToSet(current: ProductRow, changes: ProductUpdate): Partial<Prod
   }
   if (changes.name !== undefined && changes.name.trim() === '') throw invalid('name', 'must not be only white space');
 
-  const set: Partial<ProductRow> = { updated_at: Math.floor(Date.now() / 1000) };
+  const set: Partial<ProductRow> = {};
   if (changes.name !== undefined) {
     set.name = changes.name;
     set.name_key = nameKey(changes.name);
