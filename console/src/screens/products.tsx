@@ -16,7 +16,7 @@ import { ProductRow } from './product-row.js';
 
 // Products: search, every sort order, one category, hidden ones (products:read_hidden), pages
 // from the API; each row edits in place (product-row.tsx), or the whole page at once in the
-// bulk editor (bulk-editor.tsx, saved as one import).
+// bulk editor (bulk-editor.tsx, saved as one batch update).
 
 const ORDERS = [
   ['date_desc', 'Newest first'],
@@ -154,7 +154,7 @@ export function Products(): JSX.Element {
           <p aria-live="polite">
             <strong>{list.data.meta.total.toLocaleString()}</strong> products match
           </p>
-          <Action scope="imports:write" aria-pressed={bulk} onClick={() => (setBulk(!bulk), setBulkNote(''))}>
+          <Action scope="products:write" aria-pressed={bulk} onClick={() => (setBulk(!bulk), setBulkNote(''))}>
             {bulk ? 'Close the bulk editor' : 'Bulk edit this page'}
           </Action>
           <ExportButton
