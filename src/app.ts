@@ -38,6 +38,7 @@ import { projectRoutes } from './resources/projects/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
 import { CHANGE_ENTRIES } from './resources/changes/schemas.js';
+import { exportLinkRoutes } from './resources/exports/link-routes.js';
 import { exportRoutes } from './resources/exports/routes.js';
 import { importRoutes } from './resources/imports/routes.js';
 import { Import } from './resources/imports/schemas.js';
@@ -164,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(changeRoutes, { brokenOrder: options.brokenChangeOrder });
       await scope.register(importRoutes);
       await scope.register(exportRoutes);
+      await scope.register(exportLinkRoutes);
     },
     { prefix: PROJECT_ROUTES },
   );

@@ -35,16 +35,31 @@ export function describe(change: OrderUpdate): string {
     .join(', ');
 }
 
-/** The changes offered for one or many orders. */
-export const CHANGES: { label: string; change: OrderUpdate }[] = [
+/**
+ * The changes offered for one or many orders. Those that hide or destroy (`asks`) are asked
+ * first, and the detail offers their `undo` once the order carries the flag.
+ */
+export interface Change {
+  label: string;
+  change: OrderUpdate;
+  asks?: { flag: 'is_canceled' | 'is_archived'; undo: string };
+}
+
+export const CHANGES: Change[] = [
   { label: 'Mark shipped', change: { fulfillment_status: 'shipped' } },
   { label: 'Mark delivered', change: { fulfillment_status: 'delivered' } },
   { label: 'Ready for pickup', change: { fulfillment_status: 'ready_for_pickup' } },
   { label: 'Mark paid', change: { payment_status: 'paid' } },
   { label: 'Mark refunded', change: { payment_status: 'refunded' } },
-  { label: 'Archive', change: { is_archived: true } },
-  { label: 'Cancel', change: { is_canceled: true } },
+  { label: 'Archive', change: { is_archived: true }, asks: { flag: 'is_archived', undo: 'Unarchive' } },
+  { label: 'Cancel', change: { is_canceled: true }, asks: { flag: 'is_canceled', undo: 'Un-cancel' } },
 ];
+
+/** The change a button makes on this order: a flag already set is offered undone. */
+export function changeFor(c: Change, order: Order): Change {
+  if (!c.asks || !order[c.asks.flag]) return c;
+  return { label: c.asks.undo, change: { [c.asks.flag]: false } };
+}
 
 /** The fields an operator compares when an order changed under them. */
 export function differences(mine: Order, theirs: Order): string[] {

@@ -30,8 +30,29 @@ export function href(path: string, query?: Record<string, string | undefined> | 
   return `${BASE}${path}${search ? `?${search}` : ''}`;
 }
 
+/** What leaving the current view would lose (unsaved edits), asked before any move. */
+let unsaved: (() => string | undefined) | undefined;
+
+/**
+ * While `what` answers a sentence, moving to another place of the console, reloading or
+ * closing the tab asks first. Answers the function that ends the guard.
+ */
+export function guardLeaving(what: () => string | undefined): () => void {
+  const onUnload = (event: BeforeUnloadEvent) => {
+    if (what()) event.preventDefault();
+  };
+  unsaved = what;
+  addEventListener('beforeunload', onUnload);
+  return () => {
+    if (unsaved === what) unsaved = undefined;
+    removeEventListener('beforeunload', onUnload);
+  };
+}
+
 /** Goes to an address of the console; `replace` for changes that need no Back step. */
 export function navigate(to: string, replace = false): void {
+  const loses = unsaved?.();
+  if (loses && !confirm(`${loses} Leave anyway?`)) return;
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   place.value = read();

@@ -14,6 +14,7 @@ import * as importJobs from './migrations/013-import-jobs.js';
 import * as typeVersions from './migrations/014-type-versions.js';
 import * as productListsVersion from './migrations/015-product-lists-version.js';
 import * as restores from './migrations/020-restores.js';
+import * as downloadLinks from './migrations/022-download-links.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '014-type-versions': typeVersions,
   '015-product-lists-version': productListsVersion,
   '020-restores': restores,
+  '022-download-links': downloadLinks,
 };
 
 /** Every migration's name, in the order they apply. */

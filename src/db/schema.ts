@@ -211,6 +211,20 @@ export interface RestoreTable {
   restored_at: number;
 }
 
+/** A one-time download link of an export (migration 022; src/exports/download-links.ts). */
+export interface DownloadLinkTable {
+  project_id: string;
+  /** sha-256 of the token; the token itself is never stored */
+  token_hash: string;
+  /** the key that made it (its scopes were checked then, and are again at the download) */
+  key_id: number;
+  /** `products.csv`, `orders.csv` or `project.ndjson` */
+  file: string;
+  /** the export's query, sorted, without the token */
+  query: string;
+  expires_at: number;
+}
+
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
@@ -233,4 +247,5 @@ export interface Database {
   changes: ChangeTable;
   import_jobs: ImportJobTable;
   restores: RestoreTable;
+  download_links: DownloadLinkTable;
 }

@@ -7,7 +7,8 @@ import type { UserRecord } from '../resources/users/record.js';
 // The demo project `demo` that `npm start` loads into an empty database: a small shop with
 // nested categories, hidden products, both inventory modes, three plans (one inactive),
 // users with subscriptions and orders in every status. Built from a fixed seed, so every
-// fresh start serves the same data.
+// fresh start serves the same records; only the orders are dated back from `now` (the last
+// 16 days), so that a fresh console's chart of the last 14 days is not empty.
 
 export const DEMO_PROJECT = { id: 'demo', name: 'Demo shop', currency: 'USD' };
 const BASE_TIME = 1_790_000_000; // 2026-09-21
@@ -59,7 +60,8 @@ const WORDS = [
   'hand-stitched',
 ];
 
-export function demoDocument() {
+/** The demo project's records; `now` (unix seconds) dates its orders. */
+export function demoDocument(now = Math.floor(Date.now() / 1000)) {
   const rnd = random(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
 
@@ -187,7 +189,8 @@ export function demoDocument() {
       const product = products[(i * 7 + k * 11) % products.length];
       return { product_id: product.id!, name: product.name, quantity: 1 + ((i + k) % 3), price: product.price };
     });
-    const created_at = BASE_TIME + 86400 * 20 + i * 3600 * 13;
+    // One order every 13 hours, the newest at the last full hour before `now`.
+    const created_at = now - (now % 3600) - (29 - i) * 3600 * 13;
     return {
       id,
       customer_email: i % 4 === 3 ? user.email.toUpperCase() : user.email,

@@ -1,7 +1,7 @@
 import { Lru } from '../cache/lru.js';
 import type { Reads } from '../db/reads.js';
 import type { Project } from '../resources/projects/repository.js';
-import { findKeyByHash, markUsed } from './repository.js';
+import { findKeyByHash, findKeyById, markUsed } from './repository.js';
 import { type Scope, scopesOf } from './scopes.js';
 import { hashKey, sameHash } from './token.js';
 
@@ -30,11 +30,15 @@ interface Entry {
 
 /** Keys remembered per process; unknown hashes are remembered too, so they cost no query. */
 const MAX_ENTRIES = 10_000;
+/** How long ownerOf trusts what it read: a key revoked meanwhile is still refused, only worded so. */
+const OWNER_SECONDS = 60;
 /** last_used_at is as precise as this, in seconds: a busy key is not a write per request. */
 export const LAST_USED_RESOLUTION = 60;
 
 export class KeyChecker {
   private readonly entries = new Lru<Entry>(MAX_ENTRIES);
+  /** whose live key a hash is, for the wording of a 401 (ownerOf) */
+  private readonly owners = new Lru<{ owner?: string; at: number }>(MAX_ENTRIES);
   /** the last_used_at each key is known to have (written, or read), by key id */
   private readonly lastUsed = new Map<number, number>();
   private readonly writes = new Set<Promise<void>>();
@@ -76,6 +80,32 @@ export class KeyChecker {
     if (found.expiresAt !== null && now >= found.expiresAt) return undefined;
     this.noteUse(found.id, now);
     return { id: found.id, scopes: found.scopes };
+  }
+
+  /** A live key of this project, by id: the key a download link stands for (src/export/download-links.ts). */
+  async checkId(project: Project, keyId: number): Promise<AcceptedKey | undefined> {
+    const row = await findKeyById(this.reads.point, project.id, keyId);
+    if (!row || row.revoked_at !== null) return undefined;
+    if (row.expires_at !== null && this.now() >= row.expires_at) return undefined;
+    return { id: row.id, scopes: new Set(scopesOf(row.scopes)) };
+  }
+
+  /**
+   * The project of a live key, for the 401 of a key refused on another project's path. It
+   * names nothing the holder of the key does not already know, so a mistyped project id is
+   * told apart from a bad key without a stranger learning which projects exist. Remembered
+   * for OWNER_SECONDS (it only words a refusal), so a flood of refused keys costs no query.
+   */
+  async ownerOf(key: string): Promise<string | undefined> {
+    const hash = hashKey(key);
+    const now = this.now();
+    const known = this.owners.get(hash);
+    if (known && now - known.at < OWNER_SECONDS) return known.owner;
+    const row = await findKeyByHash(this.reads.point, hash);
+    const live = row && sameHash(row.hash, hash) && row.revoked_at === null && (row.expires_at ?? Infinity) > now;
+    const owner = live ? row.project_id : undefined;
+    this.owners.set(hash, { owner, at: now });
+    return owner;
   }
 
   /** Resolves once every last_used_at write started so far has ended (tests, closing). */

@@ -128,6 +128,16 @@ export async function findKeyInfo(
   return row && info(row);
 }
 
+/** The key's whole row, by its id within its project (a download link names its key so). */
+export async function findKeyById(db: Kysely<Database>, projectId: string, keyId: number): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+}
+
 /** The key's whole row, by the hash of the presented key (the check of checker.ts). */
 export async function findKeyByHash(db: Kysely<Database>, hash: string): Promise<KeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();

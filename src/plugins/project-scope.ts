@@ -4,7 +4,10 @@ import type { Reads } from '../db/reads.js';
 import { ApiError } from '../errors.js';
 import { addRouteHook } from '../http/route-hooks.js';
 import { VERSION_HEADER, askedVersion } from '../http/storefront-version.js';
-import { KeyChecker } from '../keys/checker.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { linkQuery, redeemLink } from '../export/download-links.js';
+import { type AcceptedKey, KeyChecker } from '../keys/checker.js';
 import { type Scope, missingScope } from '../keys/scopes.js';
 import { isWellFormedKey } from '../keys/token.js';
 import { ProjectReader } from '../resources/projects/reader.js';
@@ -16,7 +19,8 @@ import type { Project } from '../resources/projects/repository.js';
 // then an unknown project is 404. The project row is read first all the same (the shared
 // read every request waits for), since it carries the keys_version that lets the key be
 // checked from memory (src/keys/checker.ts); a key can be valid only for a project that
-// exists, so a missing project with a key needed is still a 401.
+// exists, so a missing project with a key needed is still a 401, which names the key's own
+// project when it is a live key of another one (refusedKey).
 //
 // The check is the route's own onRequest hook, so it runs after every app-wide onRequest
 // hook (the address rate limit counts a request with a bad key too) and costs nothing on
@@ -53,8 +57,10 @@ export default fp(
         (auth === 'fetch_inactive' && query.fetch_inactive === 'true') ||
         (auth === 'asked' && needed.length > 0);
       if (needsKey) request.isPrivate = true;
-      // A malformed key or version is refused before any database work.
-      const presented = needsKey ? presentedKey(request) : undefined;
+      // A malformed key or version is refused before any database work. An export's
+      // one-time download link stands for a key when no Authorization header is sent.
+      const token = needsKey ? downloadToken(request) : undefined;
+      const presented = needsKey && token === undefined ? presentedKey(request) : undefined;
       const asked = askedVersion(request.headers[VERSION_HEADER]);
       // Which database answers (src/db/reads.ts): one that has reached the version the caller
       // saw or this process wrote; a write's reads are all the primary's.
@@ -63,9 +69,14 @@ export default fp(
       const { project, reads } = await projects.enter(projectId, atLeast);
       request.reads = reads;
       request.storefrontVersion = project ? Number(project.data_version) : 0;
-      if (presented !== undefined) {
-        const key = project && (await keys.check(project, presented));
-        if (!key) throw new ApiError(401, 'the API key is not valid for this project');
+      if (token !== undefined || presented !== undefined) {
+        const key =
+          project &&
+          (token !== undefined
+            ? await linkedKey(app.storage.db, keys, project, token, request)
+            : await keys.check(project, presented!));
+        if (!key)
+          throw token !== undefined ? new ApiError(401, LINK_REFUSED) : await refusedKey(keys, presented!, projectId);
         request.apiKeyId = key.id;
         request.apiKeyScopes = key.scopes;
         for (const s of needed) if (!key.scopes.has(s)) throw missingScope(s);
@@ -114,6 +125,44 @@ function presentedKey(request: FastifyRequest): string {
   if (!header) throw new ApiError(401, 'an API key is required: send Authorization: Bearer <key>');
   const match = /^Bearer +(\S+) *$/i.exec(header);
   if (!match) throw new ApiError(401, 'the Authorization header must be "Bearer <key>"');
-  if (!isWellFormedKey(match[1])) throw new ApiError(401, 'the API key is not valid for this project');
+  if (!isWellFormedKey(match[1])) throw new ApiError(401, INVALID_KEY);
   return match[1];
+}
+
+const INVALID_KEY = 'the API key is not valid';
+const LINK_REFUSED = 'the download link is not valid (used, expired, or made for another export): ask for a new one';
+
+/** The token of an export's download link, when the route takes one and no key is sent. */
+function downloadToken(request: FastifyRequest): string | undefined {
+  if (!request.routeOptions.config.download || request.headers.authorization !== undefined) return undefined;
+  const token = (request.query as Record<string, unknown>).download_token;
+  return typeof token === 'string' ? token : undefined;
+}
+
+/** The live key a download link of this very export stands for; the link is used up. */
+async function linkedKey(
+  db: Kysely<Database>,
+  keys: KeyChecker,
+  project: Project,
+  token: string,
+  request: FastifyRequest,
+): Promise<AcceptedKey | undefined> {
+  const file = request.routeOptions.config.download!;
+  const target = { projectId: project.id, file, query: linkQuery(request.url), now: keys.now() };
+  const keyId = await redeemLink(db, token, target);
+  return keyId === undefined ? undefined : keys.checkId(project, keyId);
+}
+
+/**
+ * The 401 of a well-formed key this project refused: a live key of another project says
+ * whose it is (a mistyped project id, not a bad key); any other says only that it is not
+ * valid. Whether the path's project exists is never told.
+ */
+async function refusedKey(keys: KeyChecker, key: string, projectId: string): Promise<ApiError> {
+  const owner = await keys.ownerOf(key);
+  if (owner === undefined || owner === projectId) return new ApiError(401, INVALID_KEY);
+  return new ApiError(
+    401,
+    `this API key belongs to project ${JSON.stringify(owner)}, not ${JSON.stringify(projectId)}`,
+  );
 }

@@ -90,6 +90,8 @@ declare module 'fastify' {
      * shows (src/cache/versioned-key.ts), and served from memory (answer-cache.ts)
      */
     answerCache?: CacheKind;
+    /** an export's file: a one-time `download_token` may stand for the key (src/export/download-links.ts) */
+    download?: string;
     /** one of the catch-all routes that answer 405 (method-not-allowed.ts) */
     methodNotAllowed?: boolean;
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createKey, revokeKey } from '../../src/keys/repository.js';
+import { generateKey } from '../../src/keys/token.js';
 import { suiteApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
 import { bearer, call } from '../support/request.js';
@@ -40,6 +41,28 @@ eachBackend('the calling key and plans of every status', (backend) => {
     assert.equal((await call(shop.app, 'GET', path, { headers: bearer(foreign) })).status, 401);
     const key = await shop.key(SHOP, { scopes: ['users:read'] });
     assert.equal((await call(shop.app, 'GET', `${path}?x=1`, { headers: bearer(key) })).status, 400);
+  });
+
+  test('a good key on a mistyped project id says whose it is; a bad key says only that it is not valid', async () => {
+    const key = await shop.key(SHOP, { scopes: ['orders:read'] });
+    const message = async (project: string, k: string) => {
+      const r = await call(shop.app, 'GET', `/v2/projects/${project}/keys/current`, { headers: bearer(k) });
+      assert.equal(r.status, 401, r.text);
+      assert.equal(r.headers['www-authenticate'], 'Bearer');
+      return r.body.error.message as string;
+    };
+    const mine = `this API key belongs to project "${SHOP}", not "${OTHER}"`;
+    // Another project that exists, and one that does not: the same words, so nothing tells them apart.
+    assert.equal(await message(OTHER, key), mine);
+    assert.equal(await message('no-such-shop', key), mine.replace(`"${OTHER}"`, '"no-such-shop"'));
+    // Well-formed but no key of any project, and malformed.
+    for (const project of [SHOP, OTHER, 'no-such-shop'])
+      for (const bad of [generateKey(), 'sfk_nonsense'])
+        assert.equal(await message(project, bad), 'the API key is not valid', `${project} ${bad}`);
+    // A revoked key of another project names nothing either.
+    const gone = await createKey(shop.storage.db, OTHER, 'gone');
+    await revokeKey(shop.storage.db, gone.id);
+    assert.equal(await message(SHOP, gone.key), 'the API key is not valid');
   });
 
   test('plans: fetch_inactive=true with any key of the project lists every status, by id', async () => {

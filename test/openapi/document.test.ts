@@ -156,6 +156,10 @@ const TAKES_NO_BODY = new Set([
   'POST /v2/projects/{project_id}/webhooks/{endpoint_id}/enable',
   'POST /v2/projects/{project_id}/webhooks/messages/{message_id}/replay',
   'POST /v2/projects/{project_id}/imports/{import_id}/cancel',
+  // A download link takes the export's own query.
+  'POST /v2/projects/{project_id}/exports/products.csv/link',
+  'POST /v2/projects/{project_id}/exports/orders.csv/link',
+  'POST /v2/projects/{project_id}/exports/project.ndjson/link',
 ]);
 
 test('every operation declares its path parameters, its errors, and 304 for GET', async (t) => {

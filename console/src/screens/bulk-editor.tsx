@@ -1,22 +1,20 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
-import type { Product } from 'storefront-client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, type Product, type ProductBatchItem } from 'storefront-client';
 import { messageOf } from '../format.js';
 import { currencyDigits, fromUnits, toUnits } from '../money.js';
 import { Action } from '../parts/action.js';
-import { importEnded } from '../parts/import-outcome.js';
 import { ListTable } from '../parts/list-table.js';
-import { api, can } from '../session.js';
+import { guardLeaving } from '../router.js';
+import { api } from '../session.js';
+import { etagOf } from '../etag.js';
 
-// The bulk editor (CONTRACT 15): a grid of the current page's products, every edit saved
-// together as ONE import, so that either all of them are written or none. An import replaces
-// a product whole (CONTRACT 9: fields left out take their defaults), so each changed product
-// goes in with every field it has, the edited ones changed; the project line carries the
-// project's own name and currency (GET /v2/projects/<id>), or the import would rename it.
-// The import's errors come back by place (`products[3].price`) and are put beside that cell.
-// An import has no If-Match, so the changed products are read again just before it is sent,
-// and a product that differs from what the page loaded stops the save (the window left is
-// between that read and the import).
+// The bulk editor (CONTRACT 15 and 18): a grid of the current page's products, every edit
+// saved together as ONE batch update (`PATCH …/products/`), so that either all of them are
+// written or none. Only the edited fields of each product are sent, each with its `if_match`:
+// the ETag of the product as the grid shows it (etag.ts), so nothing is read again before
+// saving, and a product someone else changed meanwhile is a 409 that names it. The batch's
+// errors come back by place (`products[3].price`) and are put beside that cell.
 
 type Cell = 'name' | 'price' | 'inventory_type' | 'stock';
 
@@ -49,28 +47,19 @@ const CELL_OF: Record<string, Cell> = {
   in_stock: 'stock',
 };
 
-/** The whole product as an import record, with the edit applied; undefined when the edit changes nothing. */
-function recordOf(p: Product, e: Edit, now: number): Record<string, unknown> | undefined {
+/** The fields the edit changes, as the update takes them; undefined when it changes nothing. */
+function changesOf(p: Product, e: Edit): Omit<ProductBatchItem, 'id' | 'handle' | 'if_match'> | undefined {
+  const changes: Omit<ProductBatchItem, 'id' | 'handle' | 'if_match'> = {};
   const price = fromUnits(e.price, p.currency);
-  const advanced = e.inventory_type === 'advanced';
-  const stock = advanced ? Number(e.stock) : (p.stock_quantity ?? 0);
-  const same =
-    e.name === p.name &&
-    price === p.price &&
-    e.inventory_type === p.inventory_type &&
-    (advanced ? stock === p.stock_quantity : e.in_stock === p.in_stock);
-  if (same) return undefined;
-  // Everything the API shows of the product but its currency (the project's) goes in again.
-  const { currency: _currency, ...fields } = p;
-  return {
-    ...fields,
-    name: e.name,
-    price,
-    inventory_type: e.inventory_type,
-    stock_quantity: stock,
-    in_stock: advanced ? stock > 0 : e.in_stock,
-    updated_at: now,
-  };
+  if (e.name !== p.name) changes.name = e.name;
+  if (price !== undefined && price !== p.price) changes.price = price;
+  if (e.inventory_type !== p.inventory_type) changes.inventory_type = e.inventory_type;
+  // The stock field of the type the product will have: a count, or the in-stock flag.
+  if (e.inventory_type === 'advanced' && (Number(e.stock) !== p.stock_quantity || changes.inventory_type))
+    changes.stock_quantity = Number(e.stock);
+  if (e.inventory_type === 'simple' && (e.in_stock !== p.in_stock || changes.inventory_type))
+    changes.in_stock = e.in_stock;
+  return Object.keys(changes).length ? changes : undefined;
 }
 
 /** Problems the browser can see before sending: an amount or a count that is not one. */
@@ -83,12 +72,31 @@ function checkEdit(p: Product, e: Edit): Partial<Record<Cell, string>> {
   return found;
 }
 
-export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved: () => void }): JSX.Element {
+export function BulkEditor({
+  products,
+  onSaved,
+}: {
+  products: Product[];
+  /** after a save, with what to tell: the page reloads, and the grid is built again from it */
+  onSaved: (note: string) => void;
+}): JSX.Element {
   const [edits, setEdits] = useState(() => new Map(products.map((p) => [p.id, editOf(p)])));
   const [errors, setErrors] = useState<Map<number, Partial<Record<Cell, string>>>>(new Map());
   const [general, setGeneral] = useState<string[]>([]);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
+
+  // Unsaved edits are asked about before leaving (another screen, a reload, closing the tab).
+  const pending = products.filter((p) => JSON.stringify(edits.get(p.id)) !== JSON.stringify(editOf(p))).length;
+  const pendingRef = useRef(0);
+  pendingRef.current = pending;
+  useEffect(
+    () =>
+      guardLeaving(() =>
+        pendingRef.current > 0 ? `The bulk editor has unsaved changes to ${pendingRef.current} product(s).` : undefined,
+      ),
+    [],
+  );
 
   const change = (id: number, cell: Partial<Edit>) => {
     setEdits(new Map(edits).set(id, { ...edits.get(id)!, ...cell }));
@@ -106,59 +114,51 @@ export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved
     }
     setErrors(found);
     if (found.size) return setNote('Nothing was saved: correct the marked cells.');
-    const now = Math.floor(Date.now() / 1000);
-    const changed: { product: Product; record: Record<string, unknown> }[] = [];
-    for (const p of products) {
-      const record = recordOf(p, edits.get(p.id)!, now);
-      if (record) changed.push({ product: p, record });
-    }
+    const changed = products.flatMap((product) => {
+      const changes = changesOf(product, edits.get(product.id)!);
+      return changes ? [{ product, changes }] : [];
+    });
     if (changed.length === 0) return setNote('Nothing changed.');
     setBusy(true);
     try {
-      // An import has no If-Match: a product someone changed since this page was loaded would
-      // be overwritten whole. Read them again just before, and refuse if any moved.
-      const fresh = await api().products.list({
-        ids: changed.map((c) => c.product.id).join(','),
-        perpage: 100,
-        ...(can('products:read_hidden') ? { fetch_hidden: true } : {}),
-      });
-      // The whole record is compared: updated_at counts seconds, and two changes in one second
-      // would look the same.
-      const current = (id: number) => JSON.stringify(fresh.data.find((f) => f.id === id));
-      const moved = changed.filter((c) => current(c.product.id) !== JSON.stringify(c.product));
-      if (moved.length) {
-        setNote('Nothing was saved.');
-        setGeneral([
-          `Changed or deleted by someone else since this page was loaded: ${moved.map((c) => c.product.name).join(', ')}. Reload the page and edit again.`,
-        ]);
-        setBusy(false);
-        return;
-      }
-      const project = await api().project();
-      const document = JSON.stringify({ project, products: changed.map((c) => c.record) });
-      const created = await api().imports.create(document, { format: 'json', wait: 30 });
-      const done = importEnded(created) ? created : await api().imports.wait(created.id, { intervalMs: 300 });
-      if (done.status === 'succeeded') {
-        setNote(`Saved ${changed.length} product${changed.length === 1 ? '' : 's'} in one import (#${done.id}).`);
-        onSaved();
-      } else {
-        const marked = new Map<number, Partial<Record<Cell, string>>>();
-        const rest: string[] = [];
-        for (const e of done.errors) {
-          const place = /^products\[(\d+)\](?:\.(\w+))?/.exec(e.place);
-          const product = place ? changed[Number(place[1])]?.product : undefined;
-          const cell = place?.[2] ? CELL_OF[place[2]] : undefined;
-          if (product && cell) marked.set(product.id, { ...marked.get(product.id), [cell]: e.message });
-          else rest.push(`${e.place}: ${e.message}`);
-        }
-        setErrors(marked);
-        setGeneral(rest);
-        setNote(`Nothing was saved (import #${done.id} ${done.status}): correct the marked cells.`);
-      }
+      const items = await Promise.all(
+        changed.map(async ({ product, changes }) => ({ id: product.id, ...changes, if_match: await etagOf(product) })),
+      );
+      await api().products.updateMany(items);
+      onSaved(`Saved ${changed.length} product${changed.length === 1 ? '' : 's'} in one batch.`);
     } catch (error) {
-      setGeneral([messageOf(error)]);
+      showFailure(
+        error,
+        changed.map((c) => c.product),
+      );
     }
     setBusy(false);
+  };
+
+  /** The batch's refusal, beside the cells it names; what names no cell, listed below. */
+  const showFailure = (error: unknown, sent: Product[]) => {
+    const marked = new Map<number, Partial<Record<Cell, string>>>();
+    const rest: string[] = [];
+    const details = error instanceof ApiError ? error.details : [];
+    for (const d of details) {
+      const place = /^products\[(\d+)\]\.(\w+)/.exec(d.field);
+      const product = place ? sent[Number(place[1])] : undefined;
+      const cell = place ? CELL_OF[place[2]] : undefined;
+      if (product && cell) marked.set(product.id, { ...marked.get(product.id), [cell]: d.message });
+      else if (product && place?.[2] === 'if_match')
+        rest.push(`${product.name}: changed by someone else since this page was loaded`);
+      else if (product) rest.push(`${product.name}: ${d.field.replace(/^products\[\d+\]\./, '')} ${d.message}`);
+      else rest.push(`${d.field}: ${d.message}`);
+    }
+    if (details.length === 0) rest.push(messageOf(error));
+    setErrors(marked);
+    setGeneral(rest);
+    const status = error instanceof ApiError ? error.status : 0;
+    setNote(
+      status === 409
+        ? 'Nothing was saved: reload the page to see their changes, then edit again.'
+        : 'Nothing was saved: correct the marked cells.',
+    );
   };
 
   const field = (p: Product, cell: Cell, input: (described: Record<string, string | undefined>) => JSX.Element) => {
@@ -246,8 +246,8 @@ export function BulkEditor({ products, onSaved }: { products: Product[]; onSaved
         </ListTable>
       </div>
       <div class="buttons">
-        <Action scope="imports:write" type="submit" class="primary" busy={busy}>
-          Save every change as one import
+        <Action scope="products:write" type="submit" class="primary" busy={busy}>
+          Save every change at once
         </Action>
         <span role="status" class={errors.size || general.length ? 'bad' : 'saved'}>
           {note}

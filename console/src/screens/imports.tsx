@@ -167,7 +167,12 @@ export function Imports(): JSX.Element {
           </button>
         </h2>
         <Problem error={history.error} />
-        <div class="table-wrap">
+        <div
+          class="table-wrap"
+          tabIndex={0}
+          role="region"
+          aria-label="The latest imports (scrolls sideways on a narrow screen)"
+        >
           <ListTable
             caption="The latest imports, newest first"
             quietCaption

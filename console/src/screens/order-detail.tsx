@@ -4,9 +4,10 @@ import { useState } from 'preact/hooks';
 import type { OrderUpdate } from 'storefront-client';
 import { when, words } from '../format.js';
 import { formatMoney } from '../money.js';
-import { CHANGES, FULFILLMENT, PAYMENT, describe, differences } from '../order-fields.js';
+import { CHANGES, FULFILLMENT, PAYMENT, changeFor, describe, differences } from '../order-fields.js';
 import { Conflict, type Versioned, changeOrder, readOrder } from '../order-writes.js';
 import { Action } from '../parts/action.js';
+import { ChangeButton } from '../parts/change-button.js';
 import { Link } from '../parts/link.js';
 import { ListTable } from '../parts/list-table.js';
 import { Problem } from '../parts/problem.js';
@@ -14,7 +15,8 @@ import { useLoad } from '../parts/use-load.js';
 import { href } from '../router.js';
 
 // One order, and its status and flags changed with If-Match: when someone else changed it
-// first, nothing is saved and the newer order is shown beside what was tried.
+// first, nothing is saved and the newer order is shown beside what was tried. Cancel and
+// Archive ask first and, once set, are offered undone (Un-cancel, Unarchive).
 
 export function OrderDetail({ id }: { id: number }): JSX.Element {
   const loaded = useLoad(() => readOrder(id), [id]);
@@ -175,9 +177,13 @@ function OrderView({
         <h2 id="change-h">Change</h2>
         <div class="quick" role="group" aria-label="Quick changes">
           {CHANGES.map((c) => (
-            <Action key={c.label} scope="orders:write" busy={busy} onClick={() => onQuick(c.change)}>
-              {c.label}
-            </Action>
+            <ChangeButton
+              key={c.label}
+              change={changeFor(c, order)}
+              subject={`order #${order.id}`}
+              busy={busy}
+              onChange={onQuick}
+            />
           ))}
         </div>
         <form class="stack" onSubmit={onSubmit}>

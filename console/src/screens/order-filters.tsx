@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { field } from '../format.js';
-import { FULFILLMENT, PAYMENT } from '../order-fields.js';
+import { FILTERS, FULFILLMENT, PAYMENT } from '../order-fields.js';
 import { words } from '../format.js';
 import { href, navigate } from '../router.js';
 
@@ -54,36 +54,42 @@ export function OrderFilters({ params }: { params: URLSearchParams }): JSX.Eleme
       </select>
     </label>
   );
+  // On a phone the filters start folded, so that the first screen shows orders, not fields.
+  const set = FILTERS.filter((f) => f !== 'page' && params.get(f)).length;
+  const wide = typeof matchMedia === 'undefined' || matchMedia('(min-width: 761px)').matches;
   return (
-    <form class="filters" onSubmit={submit} aria-label="Filter orders" key={params.toString()}>
-      {choice('payment_status', 'Payment', PAYMENT)}
-      {choice('fulfillment_status', 'Fulfillment', FULFILLMENT)}
-      {choice('is_canceled', 'Canceled', ['false', 'true'], 'either')}
-      {choice('is_archived', 'Archived', ['false', 'true'], 'either')}
-      <label>
-        Customer email
-        <input name="customer_email" type="email" defaultValue={params.get('customer_email') ?? ''} />
-      </label>
-      <label>
-        Placed from
-        <input
-          name="from"
-          type="date"
-          defaultValue={dayOf(params.get('created_after') && String(Number(params.get('created_after')) + 1))}
-        />
-      </label>
-      <label>
-        Placed until
-        <input
-          name="until"
-          type="date"
-          defaultValue={dayOf(params.get('created_before') && String(Number(params.get('created_before')) - 1))}
-        />
-      </label>
-      {choice('perpage', 'Per page', ['50', '100'], '20')}
-      <button type="submit" class="primary">
-        Apply filters
-      </button>
-    </form>
+    <details class="filter-box" open={wide} key={params.toString()}>
+      <summary>Filters{set > 0 ? ` (${set} set)` : ''}</summary>
+      <form class="filters" onSubmit={submit} aria-label="Filter orders">
+        {choice('payment_status', 'Payment', PAYMENT)}
+        {choice('fulfillment_status', 'Fulfillment', FULFILLMENT)}
+        {choice('is_canceled', 'Canceled', ['false', 'true'], 'either')}
+        {choice('is_archived', 'Archived', ['false', 'true'], 'either')}
+        <label class="wide">
+          Customer email
+          <input name="customer_email" type="email" defaultValue={params.get('customer_email') ?? ''} />
+        </label>
+        <label>
+          Placed from
+          <input
+            name="from"
+            type="date"
+            defaultValue={dayOf(params.get('created_after') && String(Number(params.get('created_after')) + 1))}
+          />
+        </label>
+        <label>
+          Placed until
+          <input
+            name="until"
+            type="date"
+            defaultValue={dayOf(params.get('created_before') && String(Number(params.get('created_before')) - 1))}
+          />
+        </label>
+        {choice('perpage', 'Per page', ['50', '100'], '20')}
+        <button type="submit" class="primary">
+          Apply filters
+        </button>
+      </form>
+    </details>
   );
 }

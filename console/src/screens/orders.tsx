@@ -5,7 +5,7 @@ import { formatMoney } from '../money.js';
 import { when, words } from '../format.js';
 import { CHANGES, describe, orderQuery } from '../order-fields.js';
 import { Conflict, changeListed } from '../order-writes.js';
-import { Action } from '../parts/action.js';
+import { ChangeButton } from '../parts/change-button.js';
 import { ExportButton } from '../parts/export-button.js';
 import { Link } from '../parts/link.js';
 import { ListTable } from '../parts/list-table.js';
@@ -15,6 +15,7 @@ import { useLoad } from '../parts/use-load.js';
 import { href, place, setQuery } from '../router.js';
 import { api } from '../session.js';
 import { OrderFilters } from './order-filters.js';
+import { SavedViews } from '../parts/saved-views.js';
 
 // The orders list: the filters of SPEC 4.5 in the address, totals and pages from the API,
 // and several orders changed at once, each with its own result.
@@ -69,6 +70,7 @@ export function Orders(): JSX.Element {
         Orders
       </h1>
       <OrderFilters params={params} />
+      <SavedViews screen="/orders" />
       <Problem error={list.error} />
       {list.data && (
         <div class="summary">
@@ -79,22 +81,21 @@ export function Orders(): JSX.Element {
             label="Export CSV"
             list="orders"
             scope="orders:read"
-            start={() => api().exports.orders(filters)}
+            link={() => api().exports.ordersLink(filters)}
           />
         </div>
       )}
       <div class="bulk" role="group" aria-label="Change the selected orders">
         <span>{selected.size} selected</span>
         {CHANGES.map((c) => (
-          <Action
+          <ChangeButton
             key={c.label}
-            scope="orders:write"
+            change={c}
+            subject={`${selected.size} order${selected.size === 1 ? '' : 's'}`}
             disabled={selected.size === 0}
             busy={busy}
-            onClick={() => void applyAll(c.change)}
-          >
-            {c.label}
-          </Action>
+            onChange={(change) => void applyAll(change)}
+          />
         ))}
       </div>
       {outcomes.size > 0 && (

@@ -14,7 +14,7 @@ export function Plans(): JSX.Element {
         Plans
       </h1>
       <Problem error={plans.error} />
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Plans (scrolls sideways on a narrow screen)">
         <table class="list">
           <caption class="sr-only">Plans of every status</caption>
           <thead>

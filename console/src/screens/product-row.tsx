@@ -12,7 +12,14 @@ import { api } from '../session.js';
 
 type Errors = Partial<Record<'name' | 'price' | 'inventory_type' | 'stock_quantity' | 'in_stock' | 'form', string>>;
 
-export function ProductRow({ product: initial }: { product: Product }): JSX.Element {
+export function ProductRow({
+  product: initial,
+  onSaved,
+}: {
+  product: Product;
+  /** the product as the API answered the row's save (the bulk editor is built from it) */
+  onSaved: (product: Product) => void;
+}): JSX.Element {
   const [product, setProduct] = useState(initial);
   const [editing, setEditing] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
@@ -52,7 +59,9 @@ export function ProductRow({ product: initial }: { product: Product }): JSX.Elem
     }
     setBusy(true);
     try {
-      setProduct(await api().products.update(product.id, change));
+      const next = await api().products.update(product.id, change);
+      setProduct(next);
+      onSaved(next);
       setEditing(false);
       setSaved(true);
     } catch (error) {

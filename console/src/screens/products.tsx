@@ -3,19 +3,20 @@ import { useState } from 'preact/hooks';
 import { field } from '../format.js';
 import { Action } from '../parts/action.js';
 import { ExportButton } from '../parts/export-button.js';
-import type { Category, ProductListQuery } from 'storefront-client';
+import type { Category, Product, ProductListQuery } from 'storefront-client';
 import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
 import { Problem } from '../parts/problem.js';
 import { useLoad } from '../parts/use-load.js';
 import { href, navigate, place } from '../router.js';
 import { api, can } from '../session.js';
+import { SavedViews } from '../parts/saved-views.js';
 import { BulkEditor } from './bulk-editor.js';
 import { ProductRow } from './product-row.js';
 
 // Products: search, every sort order, one category, hidden ones (products:read_hidden), pages
 // from the API; each row edits in place (product-row.tsx), or the whole page at once in the
-// bulk editor (bulk-editor.tsx, saved as one import).
+// bulk editor (bulk-editor.tsx, saved as one batch update).
 
 const ORDERS = [
   ['date_desc', 'Newest first'],
@@ -59,6 +60,13 @@ export function Products(): JSX.Element {
   const categories = useLoad(() => api().categories.list(), []);
   const hiddenAllowed = can('products:read_hidden');
   const [bulk, setBulk] = useState(false);
+  const [bulkNote, setBulkNote] = useState('');
+  // Rows saved in place since the page was loaded: the bulk editor starts from them, not the list.
+  const [edited, setEdited] = useState<Map<number, Product>>(new Map());
+  const current = (list.data?.data ?? []).map((p) => {
+    const mine = edited.get(p.id);
+    return mine && mine.updated_at >= p.updated_at ? mine : p;
+  });
   // The export takes the list's filters and order without its paging: every matching product.
   const { page: _page, perpage: _perpage, ...filters } = productQuery(params);
 
@@ -83,7 +91,7 @@ export function Products(): JSX.Element {
         Products
       </h1>
       <form class="filters" onSubmit={submit} aria-label="Find products" key={key}>
-        <label>
+        <label class="wide">
           Search
           <input
             name="search"
@@ -139,25 +147,40 @@ export function Products(): JSX.Element {
           Show products
         </button>
       </form>
+      <SavedViews screen="/products" />
       <Problem error={list.error ?? categories.error} />
       {list.data && (
         <div class="summary">
           <p aria-live="polite">
             <strong>{list.data.meta.total.toLocaleString()}</strong> products match
           </p>
-          <Action scope="imports:write" aria-pressed={bulk} onClick={() => setBulk(!bulk)}>
+          <Action scope="products:write" aria-pressed={bulk} onClick={() => (setBulk(!bulk), setBulkNote(''))}>
             {bulk ? 'Close the bulk editor' : 'Bulk edit this page'}
           </Action>
           <ExportButton
             label="Export CSV"
             list="products"
             scope={filters.fetch_hidden ? 'products:read_hidden' : undefined}
-            start={() => api().exports.products(filters)}
+            link={() => api().exports.productsLink(filters)}
           />
         </div>
       )}
+      {/* Outside the grid: it stays when the saved rows move off the page (a price sort). */}
+      {bulkNote && (
+        <p role="status" class="saved">
+          {bulkNote}
+        </p>
+      )}
       {bulk && list.data && (
-        <BulkEditor key={list.data.data.map((p) => p.id).join()} products={list.data.data} onSaved={list.reload} />
+        // Built again from the current page: after an inline edit or a save it shows the new values.
+        <BulkEditor
+          key={current.map((p) => `${p.id}@${p.updated_at}@${p.price}@${p.name}`).join()}
+          products={current}
+          onSaved={(note) => {
+            setBulkNote(note);
+            list.reload();
+          }}
+        />
       )}
       <div hidden={bulk} class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
         <ListTable
@@ -168,7 +191,11 @@ export function Products(): JSX.Element {
           columns={['Name', { label: 'Price', num: true }, 'Inventory', 'Stock', { label: 'Actions', hidden: true }]}
         >
           {list.data?.data.map((p) => (
-            <ProductRow key={`${p.id}-${p.updated_at}`} product={p} />
+            <ProductRow
+              key={`${p.id}-${p.updated_at}`}
+              product={p}
+              onSaved={(next) => setEdited(new Map(edited).set(next.id, next))}
+            />
           ))}
         </ListTable>
       </div>

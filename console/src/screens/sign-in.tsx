@@ -1,30 +1,38 @@
 import type { JSX } from 'preact';
 import { field } from '../format.js';
 import { useState } from 'preact/hooks';
+import { ApiError } from 'storefront-client';
 import { Problem } from '../parts/problem.js';
 import { signIn } from '../session.js';
 
 // A project id and a key. The key is checked by reading GET /keys/current, which also tells
-// its scopes; it is kept in sessionStorage only, for this tab.
+// its scopes; it is kept in sessionStorage only, for this tab. A good key with a mistyped
+// project id is answered with the key's own project (docs/API.md, "Keys"): offered here.
 
 export function SignIn(): JSX.Element {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const submit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const [key, setKey] = useState('');
+  const attempt = async (project: string, key: string) => {
     setBusy(true);
     setError(undefined);
+    setKey(key);
     try {
-      await signIn(field(form, 'project').trim(), field(form, 'key').trim());
+      await signIn(project, key);
     } catch (e) {
       setError(e);
       setBusy(false);
     }
   };
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    void attempt(field(form, 'project').trim(), field(form, 'key').trim());
+  };
+  const owner = ownerNamed(error);
   return (
     <main class="sign-in">
-      <form onSubmit={(e) => void submit(e)} aria-labelledby="main-heading">
+      <form onSubmit={submit} aria-labelledby="main-heading">
         <h1 id="main-heading" tabIndex={-1}>
           Storefront console
         </h1>
@@ -41,7 +49,18 @@ export function SignIn(): JSX.Element {
           {busy ? 'Checking the key…' : 'Sign in'}
         </button>
         <Problem error={error} />
+        {owner && (
+          <button type="button" onClick={() => void attempt(owner, key)}>
+            Sign in to project {owner} with this key
+          </button>
+        )}
       </form>
     </main>
   );
+}
+
+/** The key's own project, when the API refused it as another project's key. */
+function ownerNamed(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 401) return undefined;
+  return /belongs to project "([^"]+)"/.exec(error.message)?.[1];
 }

@@ -20,7 +20,7 @@ export function Users(): JSX.Element {
         Users
       </h1>
       <Problem error={users.error} />
-      <div class="table-wrap">
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Users (scrolls sideways on a narrow screen)">
         <table class="list">
           <caption class="sr-only">Users, newest first</caption>
           <thead>

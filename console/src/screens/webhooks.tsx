@@ -9,14 +9,15 @@ import { useAction } from '../parts/use-action.js';
 import { useLoad } from '../parts/use-load.js';
 import { place, setQuery } from '../router.js';
 import { api } from '../session.js';
+import { WebhookCreateForm } from './webhook-create.js';
 
-// Webhook endpoints; the chosen one's deliveries with every attempt; replay a message, enable
+// Webhook endpoints, added with their secret shown once; the chosen one's deliveries with every attempt; replay a message, enable
 // an endpoint a 410 disabled, roll its secret (the new one shown once), delete one (asked twice).
 
 export function Webhooks(): JSX.Element {
   const endpoints = useLoad(() => api().webhooks.list(), []);
   const chosen = Number(place.value.query.get('endpoint') ?? endpoints.data?.data[0]?.id ?? 0);
-  const [secret, setSecret] = useState<string | undefined>();
+  const [secret, setSecret] = useState<{ heading: string; secret: string } | undefined>();
   const { busy, error, note, act } = useAction(endpoints.reload);
 
   return (
@@ -32,13 +33,26 @@ export function Webhooks(): JSX.Element {
       )}
       {secret && (
         <ShownOnce
-          heading="New signing secret: copy it now, it is not shown again"
-          secret={secret}
+          heading={secret.heading}
+          secret={secret.secret}
           copyLabel="Copy the secret"
           onDone={() => setSecret(undefined)}
         />
       )}
-      {endpoints.data?.data.length === 0 && <p>No endpoints yet: `storefront webhook create` adds one.</p>}
+      <WebhookCreateForm
+        busy={busy}
+        onCreate={(body, form) =>
+          void act(async () => {
+            const made = await api().webhooks.create(body);
+            const heading = `Signing secret of endpoint ${made.id}: copy it now, it is not shown again`;
+            setSecret({ heading, secret: made.secret });
+            form.reset();
+            setQuery({ endpoint: String(made.id) }, true);
+            return `Endpoint ${made.id} added.`;
+          })
+        }
+      />
+      {endpoints.data?.data.length === 0 && <p>No endpoints yet.</p>}
       <ul class="endpoints" aria-label="Endpoints">
         {endpoints.data?.data.map((e) => (
           <EndpointItem
@@ -49,7 +63,9 @@ export function Webhooks(): JSX.Element {
             onEnable={() => void act(async () => (await api().webhooks.enable(e.id), `Endpoint ${e.id} enabled.`))}
             onRoll={() =>
               void act(async () => {
-                setSecret((await api().webhooks.rollSecret(e.id, {})).secret);
+                const rolled = await api().webhooks.rollSecret(e.id, {});
+                const heading = `New signing secret of endpoint ${e.id}: copy it now, it is not shown again`;
+                setSecret({ heading, secret: rolled.secret });
                 return `Secret of endpoint ${e.id} rolled; the old one signs for 24 hours more.`;
               })
             }
@@ -110,7 +126,7 @@ function EndpointItem(props: {
           scope="webhooks:manage"
           busy={props.busy}
           onClick={props.onRoll}
-          aria-label={`Roll the secret of endpoint ${e.id}`}
+          aria-label={`Roll secret of endpoint ${e.id}`}
         >
           Roll secret
         </Action>

@@ -102,6 +102,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/projects/{project_id}/exports/orders.csv/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time download link of orders.csv
+         * @description The same query as `GET …/exports/orders.csv`, checked the same way (a bad filter is 400 here, a missing scope 403); the answer's path, with its token, downloads that export once, within 60 seconds, without the Authorization header. The key must still work when the link is followed.
+         */
+        post: operations["createOrdersCsvLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/{project_id}/exports/products.csv": {
         parameters: {
             query?: never;
@@ -122,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/projects/{project_id}/exports/products.csv/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time download link of products.csv
+         * @description The same query as `GET …/exports/products.csv`, checked the same way (a bad filter is 400 here, a missing scope 403); the answer's path, with its token, downloads that export once, within 60 seconds, without the Authorization header. The key must still work when the link is followed.
+         */
+        post: operations["createProductsCsvLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/{project_id}/exports/project.ndjson": {
         parameters: {
             query?: never;
@@ -136,6 +176,26 @@ export interface paths {
         get: operations["exportProject"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/projects/{project_id}/exports/project.ndjson/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time download link of project.ndjson
+         * @description The same query as `GET …/exports/project.ndjson`, checked the same way (a bad filter is 400 here, a missing scope 403); the answer's path, with its token, downloads that export once, within 60 seconds, without the Authorization header. The key must still work when the link is followed.
+         */
+        post: operations["createProjectNdjsonLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1459,6 +1519,11 @@ export interface operations {
                  */
                 customer_email?: string;
                 /**
+                 * @description A one-time token of a download link (`POST …/exports/<file>/link`), sent instead of the Authorization header: good once, for a minute, for this file and exactly this query.
+                 * @example sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
+                 */
+                download_token?: string;
+                /**
                  * @description only orders with this fulfillment status
                  * @example shipped
                  */
@@ -1521,6 +1586,100 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    createOrdersCsvLink: {
+        parameters: {
+            query?: {
+                /**
+                 * @description unix seconds; only orders created after it (exclusive)
+                 * @example 1700000000
+                 */
+                created_after?: number;
+                /**
+                 * @description unix seconds; only orders created before it (exclusive)
+                 * @example 4102444800
+                 */
+                created_before?: number;
+                /**
+                 * @description matched case-insensitively
+                 * @example ada@example.com
+                 */
+                customer_email?: string;
+                /**
+                 * @description only orders with this fulfillment status
+                 * @example shipped
+                 */
+                fulfillment_status?: "unfulfilled" | "shipped" | "ready_for_pickup" | "delivered" | "returned";
+                /**
+                 * @description true or false
+                 * @example false
+                 */
+                is_archived?: boolean;
+                /**
+                 * @description true or false
+                 * @example false
+                 */
+                is_canceled?: boolean;
+                /**
+                 * @description only orders with this payment status
+                 * @example paid
+                 */
+                payment_status?: "pending" | "paid" | "failed" | "refunded";
+            };
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description unix seconds after which the link no longer works
+                         * @example 1764300060
+                         */
+                        expires_at: number;
+                        /**
+                         * @description the export’s address on this server, with the one-time token: follow it without a key
+                         * @example /v2/projects/demo/exports/orders.csv?payment_status=paid&download_token=sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
+                         */
+                        path: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     exportProducts: {
         parameters: {
             query?: {
@@ -1529,6 +1688,11 @@ export interface operations {
                  * @example 1
                  */
                 category?: number;
+                /**
+                 * @description A one-time token of a download link (`POST …/exports/<file>/link`), sent instead of the Authorization header: good once, for a minute, for this file and exactly this query.
+                 * @example sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
+                 */
+                download_token?: string;
                 /**
                  * @description true: hidden products too; needs an API key
                  * @example false
@@ -1592,9 +1756,99 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    createProductsCsvLink: {
+        parameters: {
+            query?: {
+                /**
+                 * @description category id: products directly in it
+                 * @example 1
+                 */
+                category?: number;
+                /**
+                 * @description true: hidden products too; needs an API key
+                 * @example false
+                 */
+                fetch_hidden?: boolean;
+                /**
+                 * @description a comma-separated list of 1 to 100 positive integer ids (at most 9007199254740991; a repeat counts once)
+                 * @example 1,2,3
+                 */
+                ids?: string;
+                /**
+                 * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc
+                 * @example price_asc,name_asc
+                 */
+                order?: string;
+                /**
+                 * @description case-insensitive substring of name, description or SKU
+                 * @example mug
+                 */
+                search?: string;
+            };
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description unix seconds after which the link no longer works
+                         * @example 1764300060
+                         */
+                        expires_at: number;
+                        /**
+                         * @description the export’s address on this server, with the one-time token: follow it without a key
+                         * @example /v2/projects/demo/exports/orders.csv?payment_status=paid&download_token=sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
+                         */
+                        path: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     exportProject: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description A one-time token of a download link (`POST …/exports/<file>/link`), sent instead of the Authorization header: good once, for a minute, for this file and exactly this query.
+                 * @example sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
+                 */
+                download_token?: string;
+            };
             header?: {
                 /**
                  * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
@@ -1632,6 +1886,64 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createProjectNdjsonLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description the highest Storefront-Version of this project you have seen: the answer reflects at least that state (read replicas, docs/API.md)
+                 * @example 1042
+                 */
+                "storefront-version"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description the project's data version this answer reflects (a write's includes the write) */
+                    "Storefront-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description unix seconds after which the link no longer works
+                         * @example 1764300060
+                         */
+                        expires_at: number;
+                        /**
+                         * @description the export’s address on this server, with the one-time token: follow it without a key
+                         * @example /v2/projects/demo/exports/orders.csv?payment_status=paid&download_token=sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
+                         */
+                        path: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

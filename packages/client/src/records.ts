@@ -74,6 +74,8 @@ export type CategoryListQuery = QueryOf<`${Project}/categories/`>;
 export type ProductsExportQuery = QueryOf<`${Project}/exports/products.csv`>;
 /** `GET /exports/orders.csv`: the orders list's filters, without paging. */
 export type OrdersExportQuery = QueryOf<`${Project}/exports/orders.csv`>;
+/** `POST /exports/<file>/link`: a path that downloads the export once, without a key. */
+export type DownloadLink = AnswerOf<`${Project}/exports/orders.csv/link`, 'post', 201>;
 
 export type OrderItem = Order['items'][number];
 export type PaymentStatus = Order['payment_status'];

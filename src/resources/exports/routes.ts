@@ -5,7 +5,7 @@ import { productsCsv, ordersCsv } from '../../export/csv.js';
 import { exportProject } from '../../export/export.js';
 import { type Emit, snapshotStream } from '../../export/snapshot-stream.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
-import { type Scope, requireScope } from '../../keys/scopes.js';
+import { requireScope } from '../../keys/scopes.js';
 import { orderFilterOf } from '../orders/routes.js';
 import { parseOrder, productFilterOf } from '../products/routes.js';
 import {
@@ -13,16 +13,18 @@ import {
   OrdersExportQuery,
   PRODUCTS_CSV_EXAMPLE,
   PROJECT_NDJSON_EXAMPLE,
+  READ_SCOPES,
   ProductsExportQuery,
   fileAnswer,
+  withDownloadToken,
 } from './schemas.js';
 
 // Exports (docs/API.md, "Exports"): every match of a list as CSV, or the whole project in the
 // import format as NDJSON, streamed from one snapshot (src/export/snapshot-stream.ts) as fast
-// as the client reads, never held whole in memory. Each answer is an attachment.
+// as the client reads, never held whole in memory. Each answer is an attachment. A browser
+// saves one with a one-time download link (link-routes.ts) instead of a key.
 
 const tags = ['exports'];
-const READ_SCOPES: Scope[] = ['users:read', 'orders:read', 'products:read_hidden'];
 
 function attachment(reply: FastifyReply, type: string, filename: string, body: Readable): FastifyReply {
   return reply
@@ -41,7 +43,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   ) => snapshotStream(request.reads, produce);
 
   app.get('/exports/products.csv', {
-    config: { auth: 'key', scope: null },
+    config: { auth: 'key', scope: null, download: 'products.csv' },
     schema: {
       operationId: 'exportProducts',
       summary: 'Export products as CSV',
@@ -49,7 +51,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         "Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).",
       tags,
       params: ProjectParams,
-      querystring: ProductsExportQuery,
+      querystring: withDownloadToken(ProductsExportQuery),
       response: {
         200: fileAnswer('text/csv', 'the products, one row each', PRODUCTS_CSV_EXAMPLE),
         ...errorResponses(400, 401, 403, 404),
@@ -67,7 +69,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/exports/orders.csv', {
-    config: { auth: 'key', scope: 'orders:read' },
+    config: { auth: 'key', scope: 'orders:read', download: 'orders.csv' },
     schema: {
       operationId: 'exportOrders',
       summary: 'Export orders as CSV',
@@ -75,7 +77,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         'Every order the list with the same filters holds, newest first, no paging, as CSV: one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.',
       tags,
       params: ProjectParams,
-      querystring: OrdersExportQuery,
+      querystring: withDownloadToken(OrdersExportQuery),
       response: {
         200: fileAnswer('text/csv', 'the orders, one row each', ORDERS_CSV_EXAMPLE),
         ...errorResponses(400, 401, 403, 404),
@@ -89,7 +91,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.get('/exports/project.ndjson', {
-    config: { auth: 'key', scope: READ_SCOPES },
+    config: { auth: 'key', scope: READ_SCOPES, download: 'project.ndjson' },
     schema: {
       operationId: 'exportProject',
       summary: 'Export the whole project as NDJSON',
@@ -97,7 +99,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         'The project and every record of it in the import format, one record a line (the same bytes as `storefront export --format ndjson`), hidden products and plans of every status included: importable again as it is. Needs every read scope (users:read, orders:read, products:read_hidden).',
       tags,
       params: ProjectParams,
-      querystring: EmptyQuery,
+      querystring: withDownloadToken(EmptyQuery),
       response: {
         200: fileAnswer('application/x-ndjson', 'the project, then its records, one a line', PROJECT_NDJSON_EXAMPLE),
         ...errorResponses(400, 401, 403, 404),

@@ -1,4 +1,6 @@
-import { Type } from 'typebox';
+import { type TObject, type TProperties, Type } from 'typebox';
+import { EmptyQuery } from '../../http/schemas.js';
+import type { Scope } from '../../keys/scopes.js';
 import { OrderListQuery } from '../orders/schemas.js';
 import { ProductListQuery } from '../products/schemas.js';
 
@@ -9,6 +11,48 @@ const { page: _orderPage, perpage: _orderPerpage, ...orderFilters } = OrderListQ
 
 export const ProductsExportQuery = Type.Object(productFilters, { additionalProperties: false });
 export const OrdersExportQuery = Type.Object(orderFilters, { additionalProperties: false });
+
+/** The project export holds everything: it needs every read scope. */
+export const READ_SCOPES: Scope[] = ['users:read', 'orders:read', 'products:read_hidden'];
+
+/**
+ * The exports, each with its query and the scope its key needs (null: any key of the
+ * project; products.csv also needs products:read_hidden with fetch_hidden=true). Their GET
+ * routes and their download links (link-routes.ts) are made from this one list.
+ */
+export const EXPORT_FILES: { file: string; query: TObject; scope: Scope | readonly Scope[] | null }[] = [
+  { file: 'products.csv', query: ProductsExportQuery, scope: null },
+  { file: 'orders.csv', query: OrdersExportQuery, scope: 'orders:read' },
+  { file: 'project.ndjson', query: EmptyQuery, scope: READ_SCOPES },
+];
+
+/** The export's query on its GET: a one-time `download_token` may stand for the key. */
+export function withDownloadToken<T extends TProperties>(query: TObject<T>) {
+  const download_token = Type.Optional(
+    Type.String({
+      description:
+        'A one-time token of a download link (`POST …/exports/<file>/link`), sent instead of the Authorization header: good once, for a minute, for this file and exactly this query.',
+      examples: ['sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH'],
+    }),
+  );
+  return Type.Object({ ...query.properties, download_token }, { additionalProperties: false });
+}
+
+export const DownloadLink = Type.Object(
+  {
+    path: Type.String({
+      description: 'the export’s address on this server, with the one-time token: follow it without a key',
+      examples: [
+        '/v2/projects/demo/exports/orders.csv?payment_status=paid&download_token=sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH',
+      ],
+    }),
+    expires_at: Type.Integer({
+      description: 'unix seconds after which the link no longer works',
+      examples: [1764300060],
+    }),
+  },
+  { additionalProperties: false },
+);
 
 /** A 200 of one media type whose body is a file (streamed), as the OpenAPI document shows it. */
 export function fileAnswer(mediaType: string, description: string, example: string) {

@@ -48,7 +48,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
     handler: async (request) => {
       const found = await findKeyInfo(app.storage.db, request.project.id, request.apiKeyId!);
       // Revoked between the check and this read: as if it had been refused a moment sooner.
-      if (!found) throw new ApiError(401, 'the API key is not valid for this project');
+      if (!found) throw new ApiError(401, 'the API key is not valid');
       return found;
     },
   });
