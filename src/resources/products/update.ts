@@ -8,6 +8,7 @@ import { GramDeltas } from './gram-deltas.js';
 import { writeGramDeltas } from './grams.js';
 import { type ProductRow, nameKey, searchText } from './present.js';
 import type { ProductUpdate } from './schemas.js';
+import { WordIndex } from './search/postings.js';
 
 /**
  * Applies a partial update in one write of the project (src/writes/). The row is locked
@@ -38,11 +39,15 @@ export async function updateProduct(
       .where('id', '=', current.id)
       .execute();
     if (set.search_text !== undefined && set.search_text !== current.search_text) {
-      // A new name: the kept search-gram counts follow (grams.ts).
+      // A new name: the kept search-gram counts (grams.ts) and `q`'s words follow.
       const grams = new GramDeltas();
       grams.add(current.search_text, current.show_in_store === 1, -1);
       grams.add(set.search_text, current.show_in_store === 1, 1);
       await writeGramDeltas(trx, projectId, grams);
+      const words = new WordIndex(trx, projectId);
+      await words.remove([current]);
+      await words.add(current.id, set.search_text);
+      await words.flush();
     }
     // Stock alone moves the product in no list: the lists' totals stay (type-versions.ts).
     if (Object.keys(changes).every((field) => IN_PLACE.has(field))) await ctx.changedInPlace('product', [current.id]);
