@@ -24,6 +24,7 @@ import {
   watchRss,
 } from './processes.js';
 import { csvRoundTrip, csvTable } from './csv-exports.js';
+import { searchBench } from './search.js';
 import { type Random, chooseSeed, seeded } from './random.js';
 import {
   type BulkImportRow,
@@ -59,6 +60,8 @@ const { values } = parseArgs({
     'no-cache': { type: 'boolean', default: false },
     /** only the read cases on a private primary with one streaming standby against the primary alone (bench/replicas.ts) */
     replicas: { type: 'boolean', default: false },
+    /** only the shopper search cases (bench/search.ts): q, facets, recall beside MiniSearch */
+    search: { type: 'boolean', default: false },
     /** only the live-shop cases: reads beside order updates, stock updates and imports */
     live: { type: 'boolean', default: false },
     /** only the bulk loads (bulk-imports.ts): --import products by the CLI and over HTTP beside reads */
@@ -320,6 +323,14 @@ async function measureSize(
         serverPid: server.pid,
         log,
       });
+    if (values.search) {
+      const found = await searchBench({ backend, size, base, project: PROJECT, storage, random, seconds, log });
+      writeFileSync(
+        join(values.out, `search-${backend}-${size}-${Date.now()}.json`),
+        `${JSON.stringify(found, null, 2)}\n`,
+      );
+      return { rows, imports, generated, planCheck, live, bulk, csv };
+    }
     if (liveOnly && !caseNames) {
       live.push(...(await liveCases()));
       return { rows, imports, generated, planCheck, live, bulk, csv };

@@ -12,7 +12,16 @@ import { performance } from 'node:perf_hooks';
 import { createClient, recordsOf } from 'storefront-api/client';
 import { fileCache } from 'storefront-client/file-cache';
 import { syncFile } from 'storefront-client/sync-file';
-import { Catalog, categoryPage, categoryPath, indexPage, productPage, productPath, sitemap } from './render.js';
+import {
+  Catalog,
+  categoryPage,
+  categoryPath,
+  indexPage,
+  productPage,
+  productPath,
+  searchPage,
+  sitemap,
+} from './render.js';
 
 /** @typedef {import('storefront-api/client').Product} Product */
 
@@ -26,9 +35,11 @@ const cacheDir = process.env.STOREFRONT_CACHE_DIR;
 
 // No key: a static site shows what the shop shows, so hidden products come as deletions.
 // With STOREFRONT_CACHE_DIR, a poll that finds nothing new is a bodiless 304.
+const apiUrl = process.env.STOREFRONT_URL ?? 'http://127.0.0.1:3000';
+const projectId = process.env.STOREFRONT_PROJECT ?? 'demo';
 const client = createClient({
-  baseUrl: process.env.STOREFRONT_URL ?? 'http://127.0.0.1:3000',
-  projectId: process.env.STOREFRONT_PROJECT ?? 'demo',
+  baseUrl: apiUrl,
+  projectId,
   cache: cacheDir ? fileCache(cacheDir) : undefined,
 });
 
@@ -69,6 +80,7 @@ if (rebuildAll) {
   await writeChanges();
 }
 write('sitemap.xml', sitemap(catalog, siteUrl));
+write('search.html', searchPage(catalog, apiUrl, projectId));
 
 const seconds = ((performance.now() - started) / 1000).toFixed(2);
 const changes = sync.added.length + sync.changed.length + sync.removed.length;

@@ -82,8 +82,60 @@ export function indexPage(catalog) {
     '',
     `
     <h1>Shop</h1>
+    <p><a href="search.html">Search</a></p>
     <ul class="categories">${(catalog.children.get(null) ?? []).map(branch).join('')}</ul>
     ${loose.length ? `<h2>Other products</h2><ul class="products">${loose.map((p) => productLink(p, '')).join('')}</ul>` : ''}`,
+  );
+}
+
+/**
+ * The search page: static, asking the API as the shopper types (`q` with typos and prefixes,
+ * ranked, and the category, price and stock facets; CONTRACT 17), through the browser toolkit
+ * served by the API. A category facet narrows with `categories=` (its subtree too); results
+ * link to the static product pages. The category names come from the mirror.
+ * @param {Catalog} catalog @param {string} apiUrl @param {string} projectId
+ */
+export function searchPage(catalog, apiUrl, projectId) {
+  const names = Object.fromEntries([...catalog.categories.values()].sort(byHandle).map((c) => [c.id, c.name]));
+  const base = apiUrl.replace(/\/*$/, '');
+  return page(
+    'Search',
+    '',
+    `
+    <p><a href="index.html">Shop</a></p>
+    <h1>Search</h1>
+    <form id="search"><input name="q" type="search" placeholder="linen shirt" autofocus> <label><input name="in_stock" type="checkbox"> in stock</label></form>
+    <p id="facets"></p>
+    <ul id="results" class="products"></ul>
+    <script src="${escape(base)}/toolkit.js" data-project="${escape(projectId)}"></script>
+    <script>
+    const names = ${JSON.stringify(names).replace(/</g, '\\u003c')};
+    const form = document.getElementById('search');
+    let category = '';
+    const esc = (t) => String(t).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
+    async function run() {
+      const query = { q: form.q.value, facets: 'category,in_stock', perpage: 20 };
+      if (form.in_stock.checked) query.in_stock = true;
+      if (category) query.categories = category;
+      const { data, meta } = await storefront.products.list(query);
+      document.getElementById('results').innerHTML = data
+        .map((p) => '<li><a href="products/' + encodeURIComponent(p.handle) + '.html">' + esc(p.name) + '</a></li>')
+        .join('') || '<li>Nothing found.</li>';
+      document.getElementById('facets').innerHTML = meta.total + ' found · ' + meta.facets.in_stock.true + ' in stock · ' +
+        meta.facets.category.filter((c) => names[c.id])
+          .map((c) => '<a href="#" data-id="' + c.id + '">' + esc(names[c.id]) + ' (' + c.count + ')</a>').join(' · ');
+    }
+    document.getElementById('facets').addEventListener('click', (e) => {
+      const id = e.target.dataset && e.target.dataset.id;
+      if (!id) return;
+      e.preventDefault();
+      category = category === id ? '' : id;
+      run();
+    });
+    form.addEventListener('input', () => run());
+    form.addEventListener('submit', (e) => { e.preventDefault(); run(); });
+    run();
+    </script>`,
   );
 }
 

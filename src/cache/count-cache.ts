@@ -74,4 +74,6 @@ export interface CountScope {
 export interface ListPage {
   ids: number[];
   total: number;
+  /** a shopper search's facets (src/resources/products/search/facets.ts), when asked */
+  facets?: import('../resources/products/search/facets.js').Facets;
 }

@@ -18,6 +18,10 @@ import type { Project } from '../resources/projects/repository.js';
  * - productLists (the totals of products lists): the product writes that can move a product
  *   in or out of a list (not a stock change: no filter reads stock), and categories.
  *   Each product's own JSON is kept by its own version (src/cache/record-cache.ts).
+ * - productsByStock (lists, their totals and facets that read stock: `in_stock=`,
+ *   `inventory_type=`, `facets=in_stock` or `inventory_type`; see readsStock): every product
+ *   write, a stock update included, since it moves products in and out of them; and no
+ *   answer of them is carried to a later products_version (not RECORD_VERSIONED).
  * - orders (lists and totals): orders only. Items keep their own name and price; a deleted
  *   product nulls its items' product_id, which the deletion declares as order changes.
  * - plans, users: their own type (a user shows its subscriptions' plan ids, so plans too).
@@ -26,6 +30,7 @@ import type { Project } from '../resources/projects/repository.js';
 export const CACHE_READS = {
   products: ['product_lists_version', 'categories_version'],
   productLists: ['product_lists_version', 'categories_version'],
+  productsByStock: ['products_version', 'categories_version'],
   orders: ['orders_version'],
   plans: ['plans_version'],
   users: ['users_version', 'plans_version'],
@@ -33,6 +38,18 @@ export const CACHE_READS = {
 } as const satisfies Record<string, readonly (keyof Project)[]>;
 
 export type CacheKind = keyof typeof CACHE_READS;
+
+/** The products list parameters that read a product's stock or inventory type (CONTRACT 17). */
+export const STOCK_PARAMETERS = ['in_stock', 'inventory_type'] as const;
+
+/**
+ * Whether a products list request reads stock: a filter or a facet of STOCK_PARAMETERS. A
+ * stock update leaves product_lists_version, so such a list is kept as `productsByStock`.
+ */
+export function readsStock(query: Record<string, unknown>): boolean {
+  const facets = typeof query.facets === 'string' ? query.facets.split(',') : [];
+  return STOCK_PARAMETERS.some((p) => query[p] !== undefined || facets.includes(p));
+}
 
 /**
  * The kinds whose answers also depend on each record they show, by that record's own version:

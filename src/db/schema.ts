@@ -109,6 +109,21 @@ export interface SearchGramTable {
   total: number;
 }
 
+/** Each project's vocabulary for `q`, with the data_version that added each word (migration 018). */
+export interface SearchWordTable {
+  project_id: string;
+  word: string;
+  seq: number;
+}
+
+/** A word of a product for `q` (migration 018): field 0 the name, 1 description or SKU. */
+export interface SearchPostingTable {
+  project_id: string;
+  word: string;
+  product_id: number;
+  field: number;
+}
+
 export interface PlanTable {
   project_id: string;
   id: number;
@@ -233,6 +248,8 @@ export interface Database {
   product_categories: ProductCategoryTable;
   product_counts: ProductCountTable;
   search_grams: SearchGramTable;
+  search_words: SearchWordTable;
+  search_postings: SearchPostingTable;
   plans: PlanTable;
   plan_prices: PlanPriceTable;
   users: UserTable;

@@ -25,7 +25,7 @@ export function recordWriter(insertAll: WriteRows, ctx: RowContext, unit: WriteC
           made.flatMap((m) => m.children[child.table] ?? []),
         );
       // New ids only: nothing stored to take out of the derived rows first.
-      unit.tally(resource)?.add(made);
+      await unit.tally(resource)?.add(made);
       await unit.changed(
         resource.type,
         records.map((r) => r.id),

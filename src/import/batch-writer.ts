@@ -40,7 +40,7 @@ export class BatchWriter {
       staged.map((s) => s.row),
     );
     for (const child of resource.children) await this.writeParts(child, staged, stored);
-    tally?.add(staged);
+    await tally?.add(staged);
     await this.ctx.changed(resource.type, ids);
     this.highest.set(kind, Math.max(this.highest.get(kind)!, ...ids));
     await this.statistics.wrote([kind, ...resource.children.map((c) => c.table)], staged.length);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import fp from 'fastify-plugin';
 import { AnswerStore, type CachedAnswer } from '../cache/answer-store.js';
 import { ProductChanges } from '../cache/product-changes.js';
-import { type CacheKind, RECORD_VERSIONED, versionedKey } from '../cache/versioned-key.js';
+import { type CacheKind, RECORD_VERSIONED, readsStock, versionedKey } from '../cache/versioned-key.js';
 import type { CacheConfig } from '../config.js';
 import { etagOf } from '../http/etag.js';
 import { addRouteHook } from '../http/route-hooks.js';
@@ -121,7 +121,17 @@ export default fp(
     };
     app.addHook('onRoute', (route) => {
       const kind = route.config?.answerCache;
-      if (kind) addRouteHook(route, 'preHandler', lookupOf(kind));
+      if (kind !== 'products') {
+        if (kind) addRouteHook(route, 'preHandler', lookupOf(kind));
+        return;
+      }
+      // A products list that reads stock is kept by every product write (versioned-key.ts).
+      const byRecords = lookupOf('products');
+      const byStock = lookupOf('productsByStock');
+      addRouteHook(route, 'preHandler', function (request, reply, done) {
+        const lookup = readsStock(request.query as Record<string, unknown>) ? byStock : byRecords;
+        return lookup.call(this, request, reply, done);
+      });
     });
 
     // App-wide, so that it runs before the onSend of http-caching.ts (which depends on this

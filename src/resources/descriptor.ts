@@ -94,8 +94,8 @@ export interface DerivedRows {
 export interface DerivedTally {
   /** before the stored records `ids` are rewritten or deleted: takes them out (reads them by primary key) */
   remove(ids: number[]): Promise<void>;
-  /** records just written, as their rows: adds them */
-  add(written: readonly RecordRows[]): void;
+  /** records just written, as their rows: adds them (may write some of what it holds) */
+  add(written: readonly RecordRows[]): void | Promise<void>;
   /** writes what was tallied so far; the tally may go on after it */
   finish(): Promise<void>;
 }

@@ -20,7 +20,7 @@ import { PG_SKIP, backends } from '../support/storage.js';
 // over HTTP (two writers at once); this process imports new products through a storage of
 // its own; two apps, each on its own storage of the same database (two processes' worth of
 // state), read all the while with their caches on: single products, `ids=`, lists and their
-// totals, a search total, the orders list and the change feed. Every value written only
+// totals, a search total, `q` and lists and facets by stock (CONTRACT 17), the orders list and the change feed. Every value written only
 // grows (prices and delivery notes from one counter, products renamed into the search, new
 // products), so each read is checked against what was acknowledged before it began.
 //
@@ -159,7 +159,7 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
         stock: new Map(acked.stock),
         notes: new Map(acked.notes),
       };
-      const roll = Math.floor(Math.random() * 6);
+      const roll = Math.floor(Math.random() * 8);
       reads++;
       if (roll === 0) {
         const id = pick(VISIBLE);
@@ -176,6 +176,18 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
       } else if (roll === 3) {
         const total = (await get(app, `/products/?search=${TERM}`)).meta.total;
         if (total < floor.renamed) stale.push(`search total ${total}, acknowledged ${floor.renamed}`);
+      } else if (roll === 6) {
+        // Shopper search (CONTRACT 17): `q` finds every acknowledged rename, with a typo.
+        const total = (await get(app, `/products/?q=${TERM.slice(0, 3)}x${TERM.slice(4)}&facets=category`)).meta.total;
+        if (total < floor.renamed) stale.push(`q total ${total}, acknowledged ${floor.renamed}`);
+      } else if (roll === 7) {
+        // A stock update leaves the lists' version; lists and facets that read stock still follow it.
+        const list = await get(app, `/products/?inventory_type=advanced&in_stock=true&facets=in_stock,inventory_type`);
+        if (list.meta.total < floor.stock.size) stale.push(`in_stock total ${list.meta.total}, acknowledged ${floor.stock.size}`);
+        if (list.meta.facets.in_stock.true < floor.stock.size)
+          stale.push(`in_stock facet ${list.meta.facets.in_stock.true}, acknowledged ${floor.stock.size}`);
+        if (list.meta.facets.inventory_type.advanced < floor.stock.size)
+          stale.push(`inventory_type facet ${list.meta.facets.inventory_type.advanced}, acknowledged ${floor.stock.size}`);
       } else if (roll === 4) {
         for (const o of (await get(app, '/orders/?perpage=100')).data) olderNote(floor, 'orders list', o);
       } else {

@@ -47,7 +47,7 @@ test('the first build renders a page per visible product and per category, an in
   const { baseUrl } = await liveServer(t, 'sqlite');
   const out = join(await folder(t), 'site');
   const stdout = await builder(baseUrl)(out);
-  assert.match(stdout, /^full build: 6 products, 14 pages written to /);
+  assert.match(stdout, /^full build: 6 products, 15 pages written to /);
   const site = await files(out);
   assert.deepEqual(
     [...site.keys()],
@@ -65,6 +65,7 @@ test('the first build renders a page per visible product and per category, an in
       'products/echo.html',
       'products/foxtrot.html',
       'products/golf.html',
+      'search.html',
       'sitemap.xml',
     ],
     'the hidden product (charlie) has no page',
@@ -83,6 +84,9 @@ test('the first build renders a page per visible product and per category, an in
     order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1])),
     `subcategories, then products, each by name: ${order.join(', ')}`,
   );
+  const search = site.get('search.html')!;
+  assert.match(search, /<script src="http:\/\/127\.0\.0\.1:\d+\/toolkit\.js" data-project="shop"><\/script>/);
+  assert.match(search, /"1":"fruit"/, 'the category names come from the mirror');
   const index = site.get('index.html')!;
   assert.match(index, /Other products.*delta.*echo/s, 'products in no category are listed on the index');
   assert.doesNotMatch(index + fruit, /charlie|cherry/, 'hidden products stay out');
@@ -99,8 +103,8 @@ test('after a price change, a hidden and a deleted product, an incremental build
   await build(join(dir, 'site'));
   const before = await files(join(dir, 'site'));
 
-  // Nothing changed: nothing but the sitemap is written.
-  assert.match(await build(join(dir, 'site')), /^0 changes: 6 products, 1 pages written/);
+  // Nothing changed: nothing but the sitemap and the search page are written.
+  assert.match(await build(join(dir, 'site')), /^0 changes: 6 products, 2 pages written/);
 
   const client = createClient({ baseUrl, projectId: SHOP, apiKey: key });
   await client.products.update('bravo', { price: 1234 }); // in fruit
@@ -113,8 +117,8 @@ test('after a price change, a hidden and a deleted product, an incremental build
     ],
   });
   const stdout = await build(join(dir, 'site'));
-  // bravo's page; the fruit, knives and index pages; the sitemap.
-  assert.match(stdout, /^3 changes: 4 products, 5 pages written/);
+  // bravo's page; the fruit, knives and index pages; the sitemap and the search page.
+  assert.match(stdout, /^3 changes: 4 products, 6 pages written/);
 
   await build(join(dir, 'full'), '--full');
   const incremental = await files(join(dir, 'site'));
@@ -155,7 +159,7 @@ test('the state file sits beside the site, and a site folder removed by hand is 
   await build(join(dir, 'site'));
   assert.ok((await stat(join(dir, 'site.state.json'))).size > 0);
   await rm(join(dir, 'site'), { recursive: true });
-  assert.match(await build(join(dir, 'site')), /^full build: 6 products, 14 pages written/);
+  assert.match(await build(join(dir, 'site')), /^full build: 6 products, 15 pages written/);
 });
 
 test('a rebuild with nothing changed makes one request and gets no record; with a cache folder, the next is a 304', async (t) => {

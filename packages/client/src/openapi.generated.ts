@@ -443,7 +443,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description Visible products, filtered (category, search, ids; all combine with AND), sorted by `order` (default date_desc, ties by id) and paged. `fetch_hidden=true` adds hidden products and needs a key with products:read_hidden.
+         * @description Visible products, filtered (category, search, ids, q, price_min, price_max, in_stock, inventory_type, categories; all combine with AND), sorted by `order` (default date_desc, ties by id; relevance with q) and paged; `facets` adds counts per category, price range, stock and inventory type to meta. `fetch_hidden=true` adds hidden products and needs a key with products:read_hidden.
          */
         get: operations["listProducts"];
         put?: never;
@@ -1704,7 +1704,7 @@ export interface operations {
                  */
                 ids?: string;
                 /**
-                 * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc
+                 * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc; relevance (the default with q) only first and only with q
                  * @example price_asc,name_asc
                  */
                 order?: string;
@@ -3026,10 +3026,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description a comma-separated list of 1 to 100 category ids: products in any of them or of their descendants
+                 * @example 1,4
+                 */
+                categories?: string;
+                /**
                  * @description category id: products directly in it
                  * @example 1
                  */
                 category?: number;
+                /**
+                 * @description a comma-separated list of category, price, in_stock, inventory_type: their counts in meta.facets
+                 * @example category,price,in_stock
+                 */
+                facets?: string;
                 /**
                  * @description true: hidden products too; needs an API key
                  * @example false
@@ -3041,7 +3051,17 @@ export interface operations {
                  */
                 ids?: string;
                 /**
-                 * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc
+                 * @description only products shown in stock (true) or out of stock (false)
+                 * @example true
+                 */
+                in_stock?: boolean;
+                /**
+                 * @description only products of this inventory type
+                 * @example simple
+                 */
+                inventory_type?: "simple" | "advanced";
+                /**
+                 * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc; relevance (the default with q) only first and only with q
                  * @example price_asc,name_asc
                  */
                 order?: string;
@@ -3055,6 +3075,26 @@ export interface operations {
                  * @example 20
                  */
                 perpage?: number;
+                /**
+                 * @description the highest price, inclusive, in the smallest unit
+                 * @example 5000
+                 */
+                price_max?: number;
+                /**
+                 * @description the lowest price, inclusive, in the smallest unit
+                 * @example 1000
+                 */
+                price_min?: number;
+                /**
+                 * @description comma-separated price ranges from-to, half-open [from, to), an end may be left out (e.g. 0-1000,1000-)
+                 * @example 0-1000,1000-5000,5000-
+                 */
+                price_ranges?: string;
+                /**
+                 * @description words a shopper typed (at most 10): each must match a word of the name, description or SKU, ignoring case and diacritics, with typos by length (1-4 characters none, 5-8 one, 9+ two); the last word also as a prefix
+                 * @example linen shrit
+                 */
+                q?: string;
                 /**
                  * @description case-insensitive substring of name, description or SKU
                  * @example mug
@@ -3101,6 +3141,64 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Product"][];
                         meta: {
+                            /**
+                             * @description with facets= only
+                             * @example {
+                             *       "category": [
+                             *         {
+                             *           "id": 1,
+                             *           "count": 12
+                             *         },
+                             *         {
+                             *           "id": 3,
+                             *           "count": 9
+                             *         }
+                             *       ],
+                             *       "price": {
+                             *         "min": 900,
+                             *         "max": 12900,
+                             *         "ranges": [
+                             *           {
+                             *             "from": 0,
+                             *             "to": 5000,
+                             *             "count": 14
+                             *           },
+                             *           {
+                             *             "from": 5000,
+                             *             "to": null,
+                             *             "count": 3
+                             *           }
+                             *         ]
+                             *       },
+                             *       "in_stock": {
+                             *         "true": 15,
+                             *         "false": 2
+                             *       }
+                             *     }
+                             */
+                            facets?: {
+                                category?: {
+                                    count: number;
+                                    id: number;
+                                }[];
+                                in_stock?: {
+                                    false: number;
+                                    true: number;
+                                };
+                                inventory_type?: {
+                                    advanced: number;
+                                    simple: number;
+                                };
+                                price?: {
+                                    max: number | null;
+                                    min: number | null;
+                                    ranges: {
+                                        count: number;
+                                        from: number | null;
+                                        to: number | null;
+                                    }[];
+                                };
+                            };
                             page: number;
                             pages: number;
                             perpage: number;

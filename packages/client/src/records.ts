@@ -88,6 +88,17 @@ export interface Paged<T> {
   meta: { page: number; perpage: number; total: number; pages: number };
 }
 
+/** One answer of the products list, as the server's document describes it. */
+type ProductListAnswer = paths[`${Project}/products/`]['get']['responses'][200]['content']['application/json'];
+
+/** `meta.facets` of the products list (`facets=category,price,in_stock,inventory_type`). */
+export type ProductFacets = NonNullable<ProductListAnswer['meta']['facets']>;
+
+/** A page of the products list: with `facets=`, its meta holds the counts. */
+export interface ProductPage extends Paged<Product> {
+  meta: Paged<Product>['meta'] & { facets?: ProductFacets };
+}
+
 /** The plans list: active plans only (every status with `fetch_inactive=true`), not paged. */
 export interface PlanList {
   data: Plan[];

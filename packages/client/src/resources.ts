@@ -16,6 +16,7 @@ import type {
   ProductBatchResult,
   ProductGetQuery,
   ProductListQuery,
+  ProductPage,
   ProductUpdate,
   User,
   UserListQuery,
@@ -27,7 +28,7 @@ import type {
 
 export function productHelpers(api: Api) {
   return {
-    list: (query?: ProductListQuery) => api<Paged<Product>>(`/products/${queryString(query)}`),
+    list: (query?: ProductListQuery) => api<ProductPage>(`/products/${queryString(query)}`),
     get: (product: number | string, query?: ProductGetQuery) =>
       api<Product>(`/products/${segment(product)}${queryString(query)}`),
     update: (product: number | string, changes: ProductUpdate) =>

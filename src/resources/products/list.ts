@@ -13,6 +13,10 @@ import { presentedProducts } from './presented.js';
 import { OWN_VERSION } from './versions.js';
 import type { OrderClause } from './schemas.js';
 import { groupedPage, orderColumn, tieDirection } from './grouped-page.js';
+import type { Facets } from './search/facets.js';
+import { shopList } from './search/list.js';
+import type { ShopSearch } from './search/page.js';
+import type { VocabularyScope } from './search/vocabulary-cache.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -27,6 +31,8 @@ export interface ProductFilter {
   categoryId?: number;
   search?: string;
   ids?: number[];
+  /** CONTRACT 17's parameters (q, the shop's filters, facets): the list goes to search/list.ts */
+  shop?: ShopSearch;
 }
 
 /**
@@ -43,9 +49,10 @@ export async function listProducts(
   order: OrderClause[],
   page: number,
   perpage: number,
-  shown: { records: RecordCache; project: RecordScope },
+  shown: { records: RecordCache; project: RecordScope & VocabularyScope },
   counts?: CountScope,
-): Promise<{ products: string[]; total: number }> {
+): Promise<{ products: string[]; total: number; facets?: Facets }> {
+  if (filter.shop) return shopList(reads, { ...filter, shop: filter.shop }, order, page, perpage, shown, counts);
   if (filter.ids !== undefined) {
     // The ids and their versions in one statement, then the rows the record cache misses.
     const { ids, total, versions } = await idsPage(reads.point, filter, order, page, perpage);

@@ -11,6 +11,7 @@ import { type ProductFilter, listProducts } from './list.js';
 import { categoryIdsOf, findProduct } from './repository.js';
 import { updateProduct } from './update.js';
 import { productBatchRoute } from './batch-route.js';
+import { listOrder, shopSearchOf } from './search/params.js';
 import {
   ORDER_CLAUSES,
   type OrderClause,
@@ -35,7 +36,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       params: ProjectParams,
       summary: 'List products',
       description:
-        'Visible products, filtered (category, search, ids; all combine with AND), sorted by `order` (default date_desc, ties by id) and paged. `fetch_hidden=true` adds hidden products and needs a key with products:read_hidden.',
+        'Visible products, filtered (category, search, ids, q, price_min, price_max, in_stock, inventory_type, categories; all combine with AND), sorted by `order` (default date_desc, ties by id; relevance with q) and paged; `facets` adds counts per category, price range, stock and inventory type to meta. `fetch_hidden=true` adds hidden products and needs a key with products:read_hidden.',
       tags: ['products'],
       querystring: ProductListQuery,
       response: { 200: ProductList, ...errorResponses(400, 401, 404) },
@@ -44,10 +45,11 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const q = request.query;
       const page = q.page ?? 1;
       const perpage = q.perpage ?? 20;
-      const { products, total } = await listProducts(
+      const order = listOrder(q);
+      const { products, total, facets } = await listProducts(
         request.reads,
-        productFilterOf(request.project.id, q),
-        parseOrder(q.order),
+        { ...productFilterOf(request.project.id, q), shop: shopSearchOf(q) },
+        order,
         page,
         perpage,
         { records: app.records, project: request.project },
@@ -58,7 +60,8 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const ids = products.length === 0 ? [] : idsOf(products);
       tagProducts(request, ids);
       request.answerRecords = ids;
-      return sendJson(reply, pageJson(products, pageMeta(page, perpage, total)));
+      const meta = pageMeta(page, perpage, total);
+      return sendJson(reply, pageJson(products, facets ? { ...meta, facets } : meta));
     },
   });
 

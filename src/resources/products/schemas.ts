@@ -1,7 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { Id, IdOrHandle, MAX_ID, Page, ProjectId, PagedList, PerPage, Timestamp } from '../../http/schemas.js';
+import { Id, IdOrHandle, ListMeta, MAX_ID, Page, ProjectId, PerPage, Timestamp } from '../../http/schemas.js';
 import { AMOUNT_DESCRIPTION, MAX_AMOUNT } from '../../http/amounts.js';
 import { HandleRef } from '../record-fields.js';
+import { FACET_NAMES } from './search/facets.js';
+import { MAX_RANGES } from './search/price-ranges.js';
 
 export const ORDER_CLAUSES = [
   'name_asc',
@@ -44,7 +46,39 @@ export const Product = Type.Object(
 );
 export type Product = Static<typeof Product>;
 
-export const ProductList = PagedList(Type.Ref('Product'));
+const Count = Type.Integer({ minimum: 0 });
+const Bound = Type.Union([Type.Integer(), Type.Null()]);
+
+/** `meta.facets` (CONTRACT 17): each facet counted with every filter but its own. */
+export const ProductFacets = Type.Object(
+  {
+    category: Type.Optional(Type.Array(Type.Object({ id: Id, count: Count }))),
+    price: Type.Optional(
+      Type.Object({
+        min: Bound,
+        max: Bound,
+        ranges: Type.Array(Type.Object({ from: Bound, to: Bound, count: Count })),
+      }),
+    ),
+    in_stock: Type.Optional(Type.Object({ true: Count, false: Count })),
+    inventory_type: Type.Optional(Type.Object({ simple: Count, advanced: Count })),
+  },
+  {
+    description: 'with facets= only',
+    examples: [
+      {
+        category: [{ id: 1, count: 12 }, { id: 3, count: 9 }],
+        price: { min: 900, max: 12900, ranges: [{ from: 0, to: 5000, count: 14 }, { from: 5000, to: null, count: 3 }] },
+        in_stock: { true: 15, false: 2 },
+      },
+    ],
+  },
+);
+
+export const ProductList = Type.Object({
+  data: Type.Array(Type.Ref('Product')),
+  meta: Type.Object({ ...ListMeta.properties, facets: Type.Optional(ProductFacets) }),
+});
 
 export const FetchHidden = Type.Boolean({
   default: false,
@@ -54,6 +88,53 @@ export const FetchHidden = Type.Boolean({
 
 /** `ids=`: 100 ids of up to 16 digits, with their commas. */
 export const MAX_IDS_LENGTH = 100 * 16 + 99;
+
+// The parameters of CONTRACT 17 (docs/API.md, "Shopper search"); the export takes none of them.
+const Amount = (description: string, example: number) =>
+  Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description, examples: [example] });
+
+const RANGE = '[0-9]{0,13}-[0-9]{0,13}';
+
+const SearchQueryProperties = {
+  q: Type.Optional(
+    Type.String({
+      maxLength: 256,
+      description:
+        'words a shopper typed (at most 10): each must match a word of the name, description or SKU, ignoring case and diacritics, with typos by length (1-4 characters none, 5-8 one, 9+ two); the last word also as a prefix',
+      examples: ['linen shrit'],
+    }),
+  ),
+  price_min: Type.Optional(Amount('the lowest price, inclusive, in the smallest unit', 1000)),
+  price_max: Type.Optional(Amount('the highest price, inclusive, in the smallest unit', 5000)),
+  in_stock: Type.Optional(Type.Boolean({ description: 'only products shown in stock (true) or out of stock (false)', examples: [true] })),
+  inventory_type: Type.Optional({ ...InventoryType, description: 'only products of this inventory type', examples: ['simple'] }),
+  categories: Type.Optional(
+    Type.String({
+      pattern: '^0*[1-9][0-9]*(,0*[1-9][0-9]*)*$',
+      maxLength: MAX_IDS_LENGTH,
+      description: 'a comma-separated list of 1 to 100 category ids: products in any of them or of their descendants',
+      examples: ['1,4'],
+    }),
+  ),
+  facets: Type.Optional(
+    Type.String({
+      pattern: `^(${FACET_NAMES.join('|')})(,(${FACET_NAMES.join('|')}))*$`,
+      description: `a comma-separated list of ${FACET_NAMES.join(', ')}: their counts in meta.facets`,
+      examples: ['category,price,in_stock'],
+    }),
+  ),
+  price_ranges: Type.Optional(
+    Type.String({
+      pattern: `^${RANGE}(,${RANGE})*$`,
+      maxLength: MAX_RANGES * 28,
+      description: 'comma-separated price ranges from-to, half-open [from, to), an end may be left out (e.g. 0-1000,1000-)',
+      examples: ['0-1000,1000-5000,5000-'],
+    }),
+  ),
+};
+
+/** The names of CONTRACT 17's parameters. */
+export const SEARCH_PARAMETERS = Object.keys(SearchQueryProperties) as (keyof typeof SearchQueryProperties)[];
 
 export const ProductListQuery = Type.Object(
   {
@@ -88,13 +169,14 @@ export const ProductListQuery = Type.Object(
     ),
     order: Type.Optional(
       Type.String({
-        pattern: `^(${ORDER_CLAUSES.join('|')})(,(${ORDER_CLAUSES.join('|')}))*$`,
+        pattern: `^(relevance|${ORDER_CLAUSES.join('|')})(,(${ORDER_CLAUSES.join('|')}))*$`,
         default: 'date_desc',
-        description: `one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}`,
+        description: `one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}; relevance (the default with q) only first and only with q`,
         examples: ['price_asc,name_asc'],
       }),
     ),
     fetch_hidden: Type.Optional(FetchHidden),
+    ...SearchQueryProperties,
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import type { DerivedTally, RecordRows } from '../descriptor.js';
 import { CountDeltas, writeCountDeltas } from './counts.js';
 import { GramDeltas } from './gram-deltas.js';
 import { writeGramDeltas } from './grams.js';
+import { WordIndex } from './search/postings.js';
 
 /** Ids a read by primary key names at once. */
 const READ = 500;
@@ -16,11 +17,14 @@ const READ = 500;
 export class ProductTally implements DerivedTally {
   private counts = new CountDeltas();
   private grams = new GramDeltas();
+  private readonly words: WordIndex;
 
   constructor(
     private readonly trx: Kysely<Database>,
     private readonly projectId: string,
-  ) {}
+  ) {
+    this.words = new WordIndex(trx, projectId);
+  }
 
   async remove(ids: number[]): Promise<void> {
     for (let i = 0; i < ids.length; i += READ) {
@@ -45,19 +49,22 @@ export class ProductTally implements DerivedTally {
       const categories = new Map<number, number[]>(stored.map((p) => [p.id, []]));
       for (const l of links) categories.get(l.product_id)?.push(l.category_id);
       for (const p of stored) this.take(p.search_text, p.show_in_store === 1, categories.get(p.id)!, -1);
+      await this.words.remove(stored);
     }
   }
 
-  add(written: readonly RecordRows[]): void {
+  async add(written: readonly RecordRows[]): Promise<void> {
     for (const { row, children } of written) {
       const categories = (children.product_categories ?? []).map((l) => l.category_id as number);
       this.take(row.search_text as string, row.show_in_store === 1, categories, 1);
+      await this.words.add(row.id as number, row.search_text as string);
     }
   }
 
   async finish(): Promise<void> {
     await writeCountDeltas(this.trx, this.projectId, this.counts);
     await writeGramDeltas(this.trx, this.projectId, this.grams);
+    await this.words.flush();
     this.counts = new CountDeltas();
     this.grams = new GramDeltas();
   }

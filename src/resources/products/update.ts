@@ -8,6 +8,7 @@ import { GramDeltas } from './gram-deltas.js';
 import { writeGramDeltas } from './grams.js';
 import { type ProductRow, nameKey, searchText } from './present.js';
 import type { ProductUpdate } from './schemas.js';
+import { WordIndex } from './search/postings.js';
 
 /**
  * Applies a partial update in one write of the project (src/writes/). The row is locked
@@ -43,13 +44,14 @@ const IN_PLACE = new Set<string>(['in_stock', 'stock_quantity', 'inventory_type'
 
 /**
  * Writes product updates inside one write of the project: each row's changed columns, the
- * search grams a new name moves, and the declared changes. A column equal to the stored
+ * search grams and `q`'s postings a new name moves, and the declared changes. A column equal to the stored
  * value is no change; an update that changes nothing writes nothing (CONTRACT 14's
  * "unchanged": no `updated_at`, no change-feed entry, no event).
  */
 export class ProductWriter {
   private readonly grams = new GramDeltas();
-  private renamed = false;
+  /** renamed products: their stored row and new search text, for `q`'s postings */
+  private readonly renamed: { current: ProductRow; text: string }[] = [];
   private readonly inPlace: number[] = [];
   private readonly moved: number[] = [];
 
@@ -76,7 +78,7 @@ export class ProductWriter {
       // A new name: the kept search-gram counts follow (grams.ts).
       this.grams.add(current.search_text, current.show_in_store === 1, -1);
       this.grams.add(write.search_text, current.show_in_store === 1, 1);
-      this.renamed = true;
+      this.renamed.push({ current, text: write.search_text });
     }
     // Stock alone moves the product in no list: the lists' totals stay (type-versions.ts).
     (changed.every((column) => IN_PLACE.has(column)) ? this.inPlace : this.moved).push(current.id);
@@ -85,7 +87,13 @@ export class ProductWriter {
 
   /** Writes the grams and declares the changes: call once, after the last apply. */
   async finish(): Promise<void> {
-    if (this.renamed) await writeGramDeltas(this.ctx.db, this.ctx.projectId, this.grams);
+    if (this.renamed.length > 0) {
+      await writeGramDeltas(this.ctx.db, this.ctx.projectId, this.grams);
+      const words = new WordIndex(this.ctx.db, this.ctx.projectId);
+      await words.remove(this.renamed.map((r) => r.current));
+      for (const r of this.renamed) await words.add(r.current.id, r.text);
+      await words.flush();
+    }
     await this.ctx.changedInPlace('product', this.inPlace);
     await this.ctx.changed('product', this.moved);
   }

@@ -1,0 +1,197 @@
+import { sql } from 'kysely';
+import MiniSearch from 'minisearch';
+import type { Storage } from '../src/db/connect.js';
+import { Vocabulary } from '../src/resources/products/search/vocabulary.js';
+import { type LoadResult, load } from './load.js';
+import type { Random } from './random.js';
+
+// `npm run bench -- --search` (issue 36): shopper search on a generated catalog. Random
+// queries of 1 to 3 words of real product names with 0 to 2 typos, with and without facets at
+// 8 connections; facets with a category filter; a single product read beside 4 connections of
+// broad `q` + facets; recall of 300 products queried by their name with one typo in each word
+// of 5+ characters, beside MiniSearch (fuzzy 0.2, prefix) on the same catalog; the disk the
+// index takes and the memory of the vocabulary.
+
+export interface SearchContext {
+  backend: 'sqlite' | 'postgres';
+  size: number;
+  base: string;
+  project: string;
+  storage: Storage;
+  random: Random;
+  seconds: number;
+  log(line: string): void;
+}
+
+export interface SearchRow {
+  backend: string;
+  size: number;
+  name: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  unexpected: number;
+}
+
+interface Sample {
+  id: number;
+  handle: string;
+  name: string;
+  description: string;
+  sku: string | null;
+}
+
+/** One edit somewhere in the word: a swap, a deletion, an insertion or a substitution. */
+function typo(r: Random, word: string): string {
+  const c = [...word];
+  const i = r.int(0, c.length - 2);
+  const kind = r.int(0, 3);
+  if (kind === 0) [c[i], c[i + 1]] = [c[i + 1], c[i]];
+  else if (kind === 1) c.splice(i, 1);
+  else if (kind === 2) c.splice(i, 0, 'e');
+  else c[i] = c[i] === 'a' ? 'o' : 'a';
+  return c.join('');
+}
+
+const wordsOf = (name: string) => name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+export async function searchBench(ctx: SearchContext): Promise<{ rows: SearchRow[]; facts: Record<string, unknown> }> {
+  const { storage, project, random: r, log } = ctx;
+  const samples = (
+    await sql<Sample>`select id, handle, name, description, sku from products where project_id = ${project} and show_in_store = 1 order by id`.execute(
+      storage.db,
+    )
+  ).rows;
+  const pick = () => samples[r.int(0, samples.length - 1)];
+  const categories = (
+    await sql<{ id: number }>`select id from categories where project_id = ${project}`.execute(storage.db)
+  ).rows.map((c) => Number(c.id));
+  const query = () => {
+    const words = wordsOf(pick().name);
+    const start = r.int(0, Math.max(0, words.length - 1));
+    const chosen = words.slice(start, start + r.int(1, 3));
+    let typos = r.int(0, 2);
+    return chosen.map((w) => (typos > 0 && w.length >= 5 && typos-- > 0 ? typo(r, w) : w)).join(' ');
+  };
+  const broad = () => wordsOf(pick().name)[0] ?? 'a';
+  const rows: SearchRow[] = [];
+  const run = async (name: string, connections: number, next: () => string) => {
+    const result: LoadResult = await load(ctx.base, {
+      seconds: ctx.seconds,
+      connections,
+      expect: 200,
+      next: () => ({ path: next() }),
+    });
+    rows.push({
+      backend: ctx.backend,
+      size: ctx.size,
+      name,
+      connections,
+      rps: Math.round(result.rps),
+      p50: result.p50,
+      p99: result.p99,
+      unexpected: result.unexpected,
+    });
+    log(
+      `  ${name} (${connections} conn): ${Math.round(result.rps)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, unexpected ${result.unexpected}`,
+    );
+    return result;
+  };
+  const q = (text: string) => encodeURIComponent(text);
+  await run('q, 1-3 words, 0-2 typos', 8, () => `/products/?q=${q(query())}`);
+  await run('q + facets=category,price,in_stock', 8, () => `/products/?q=${q(query())}&facets=category,price,in_stock`);
+  await run(
+    'categories= + facets',
+    8,
+    () => `/products/?categories=${categories[r.int(0, categories.length - 1)]}&facets=category,price,in_stock`,
+  );
+  await Promise.all([
+    run('product beside 4 broad q + facets', 8, () => `/products/${pick().handle}`),
+    run(
+      'broad q + facets (beside)',
+      4,
+      () => `/products/?q=${q(broad())}&facets=category,price,in_stock&page=${r.int(1, 20)}`,
+    ),
+  ]);
+  return { rows, facts: { ...(await recall(ctx, samples)), ...(await footprint(ctx)) } };
+}
+
+/** 300 products, each queried by its name with one typo per word of 5+ characters: found in the first 10? */
+async function recall(ctx: SearchContext, samples: Sample[]) {
+  const mini = new MiniSearch<Sample>({ fields: ['name', 'description', 'sku'], storeFields: [] });
+  mini.addAll(samples);
+  let ours = 0;
+  let theirs = 0;
+  const n = 300;
+  for (let i = 0; i < n; i++) {
+    const p = samples[ctx.random.int(0, samples.length - 1)];
+    const text = wordsOf(p.name)
+      .map((w) => (w.length >= 5 ? typo(ctx.random, w) : w))
+      .join(' ');
+    if ((await foundInTen(ctx, text, p.id)) === true) ours++;
+    if (
+      mini
+        .search(text, { fuzzy: 0.2, prefix: true })
+        .slice(0, 10)
+        .some((x) => x.id === p.id)
+    )
+      theirs++;
+  }
+  const facts = { recall_ours: ours / n, recall_minisearch: theirs / n };
+  ctx.log(
+    `  recall@10 of ${n}: ours ${(facts.recall_ours * 100).toFixed(1)} %, MiniSearch ${(facts.recall_minisearch * 100).toFixed(1)} %`,
+  );
+  return facts;
+}
+
+/** Whether the product is in the first 10 of `q`; a failed or timed-out request counts as a miss. */
+async function foundInTen(ctx: SearchContext, text: string, id: number): Promise<boolean> {
+  try {
+    const url = `${ctx.base}/products/?q=${encodeURIComponent(text)}&perpage=10`;
+    const answer = (await (await fetch(url, { signal: AbortSignal.timeout(30_000) })).json()) as { data?: { id: number }[] };
+    return answer.data?.some((x) => x.id === id) ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/** The index's disk (tables and indexes) and the vocabulary's size and memory as a trie. */
+async function footprint(ctx: SearchContext) {
+  const db = ctx.storage.db;
+  const words = (
+    await sql<{ word: string }>`select word from search_words where project_id = ${ctx.project}`.execute(db)
+  ).rows.map((w) => w.word);
+  const postings = Number((await sql<{ n: number }>`select count(*) as n from search_postings`.execute(db)).rows[0].n);
+  const bytes =
+    ctx.backend === 'postgres'
+      ? Number(
+          (
+            await sql<{
+              b: number;
+            }>`select pg_total_relation_size('search_postings') + pg_total_relation_size('search_words') as b`.execute(
+              db,
+            )
+          ).rows[0].b,
+        )
+      : Number(
+          (await sql<{ b: number }>`select sum(pgsize) as b from dbstat where name like 'search_%'`.execute(db)).rows[0]
+            .b,
+        );
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const vocabulary = new Vocabulary();
+  for (const w of words) vocabulary.add(w);
+  global.gc?.();
+  const heap = process.memoryUsage().heapUsed - before;
+  const facts = {
+    vocabulary_words: words.length,
+    postings,
+    index_disk_mib: bytes / 2 ** 20,
+    vocabulary_heap_mib: heap / 2 ** 20,
+  };
+  ctx.log(
+    `  index: ${postings} postings, ${words.length} words, ${facts.index_disk_mib.toFixed(1)} MiB on disk; vocabulary trie ${facts.vocabulary_heap_mib.toFixed(1)} MiB of heap (${vocabulary.size} words)`,
+  );
+  return facts;
+}

@@ -1,0 +1,50 @@
+import type { CountScope } from '../../../cache/count-cache.js';
+import type { RecordCache, RecordScope } from '../../../cache/record-cache.js';
+import { readsStock } from '../../../cache/versioned-key.js';
+import type { Reads } from '../../../db/reads.js';
+import type { ProductFilter } from '../list.js';
+import { presentedProducts } from '../presented.js';
+import type { OrderClause } from '../schemas.js';
+import type { Facets } from './facets.js';
+import { type ShopSearch, searchPage } from './page.js';
+import { type VocabularyScope, vocabularyOf } from './vocabulary-cache.js';
+
+/**
+ * The products list with CONTRACT 17's parameters: the query words' candidates from the
+ * project's vocabulary (as the database shows it at the request's version or later), then a
+ * page, its total and its facets in one snapshot, kept in the page cache by the versions of
+ * what they read (a list that reads stock by every product write: versioned-key.ts).
+ */
+export async function shopList(
+  reads: Reads,
+  filter: ProductFilter & { shop: ShopSearch },
+  order: OrderClause[],
+  page: number,
+  perpage: number,
+  shown: { records: RecordCache; project: RecordScope & VocabularyScope },
+  counts?: CountScope,
+): Promise<{ products: string[]; total: number; facets?: Facets }> {
+  const { shop } = filter;
+  if (shop.words?.length) {
+    const vocabulary = await vocabularyOf(reads.general, shown.project);
+    shop.candidates = shop.words.map((w, i) => vocabulary.match(w, i === shop.words!.length - 1));
+  }
+  const offset = (page - 1) * perpage;
+  const read = () => reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
+  const kind = readsStock({
+    in_stock: shop.inStock,
+    inventory_type: shop.inventoryType,
+    facets: shop.facets?.join(','),
+  })
+    ? 'productsByStock'
+    : 'productLists';
+  const result = counts?.pages ? await counts.pages.get(counts.project, kind, keyOf(filter, order, page, perpage), read) : await read();
+  const products = await presentedProducts(reads.point, shown.records, shown.project, result.ids);
+  return { products, total: result.total, facets: result.facets };
+}
+
+/** Everything that decides the page: the filter, the order and the page's bounds. */
+function keyOf(filter: ProductFilter & { shop: ShopSearch }, order: OrderClause[], page: number, perpage: number): string {
+  const { candidates: _candidates, ...shop } = filter.shop;
+  return JSON.stringify(['search', { ...filter, shop }, order, page, perpage]);
+}
