@@ -1775,7 +1775,7 @@ export interface operations {
                  */
                 ids?: string;
                 /**
-                 * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc
+                 * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc; relevance (the default with q) only first and only with q
                  * @example price_asc,name_asc
                  */
                 order?: string;
