@@ -1,7 +1,7 @@
 import type { AnswerStore, CachedAnswer } from '../cache/answer-store.js';
 import type { CountCache, ListPage } from '../cache/count-cache.js';
 import type { RecordCache } from '../cache/record-cache.js';
-import type { CacheKind } from '../cache/versioned-key.js';
+import type { CacheKind } from '../cache/invalidation.js';
 import type { Storage } from '../db/connect.js';
 import type { Reads } from '../db/reads.js';
 import type { KeyChecker } from '../keys/checker.js';
@@ -90,6 +90,11 @@ declare module 'fastify' {
      * shows (src/cache/versioned-key.ts), and served from memory (answer-cache.ts)
      */
     answerCache?: CacheKind;
+    /**
+     * whether the record the path names exists, asked only of a request whose body has no
+     * Content-Type, so that an unknown record is a 404 before that 415 (strict-input.ts)
+     */
+    exists?: (request: FastifyRequest) => Promise<boolean>;
     /** one of the catch-all routes that answer 405 (method-not-allowed.ts) */
     methodNotAllowed?: boolean;
   }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { inPlace } from '../../cache/invalidation.js';
 import { forUpdate } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { invalid } from '../../errors.js';
@@ -6,6 +7,7 @@ import type { Ref } from '../../http/params.js';
 import { writeProject } from '../../writes/write-project.js';
 import { GramDeltas } from './gram-deltas.js';
 import { writeGramDeltas } from './grams.js';
+import { categoryIdsOf } from './repository.js';
 import { type ProductRow, nameKey, searchText } from './present.js';
 import type { ProductUpdate } from './schemas.js';
 
@@ -14,7 +16,8 @@ import type { ProductUpdate } from './schemas.js';
  * while the inventory rules are judged against the type the product will have after this
  * update, so two concurrent updates of different fields both survive. `check` runs on the
  * locked current row before anything is written (If-Match): it throws to refuse the update,
- * and then nothing changes. Undefined when there is no such product.
+ * and then nothing changes. The updated row with its category ids, read in the write;
+ * undefined when there is no such product.
  */
 export async function updateProduct(
   storage: { db: Kysely<Database> },
@@ -22,7 +25,7 @@ export async function updateProduct(
   ref: Ref,
   changes: ProductUpdate,
   check?: (trx: Kysely<Database>, current: ProductRow) => Promise<void>,
-): Promise<ProductRow | undefined> {
+): Promise<{ row: ProductRow; categoryIds: number[] } | undefined> {
   const write = await writeProject(storage, projectId, async (ctx) => {
     const trx = ctx.db;
     let q = trx.selectFrom('products').selectAll().where('project_id', '=', projectId);
@@ -44,16 +47,14 @@ export async function updateProduct(
       grams.add(set.search_text, current.show_in_store === 1, 1);
       await writeGramDeltas(trx, projectId, grams);
     }
-    // Stock alone moves the product in no list: the lists' totals stay (type-versions.ts).
-    if (Object.keys(changes).every((field) => IN_PLACE.has(field))) await ctx.changedInPlace('product', [current.id]);
+    // Fields no list reads move the product in no list: the lists' totals stay.
+    if (inPlace(Object.keys(changes))) await ctx.changedInPlace('product', [current.id]);
     else await ctx.changed('product', [current.id]);
-    return { ...current, ...set };
+    const categories = await categoryIdsOf(trx, projectId, [current.id]);
+    return { row: { ...current, ...set }, categoryIds: categories.get(current.id) ?? [] };
   });
   return write.value;
 }
-
-/** Fields no list filters, orders or counts by. */
-const IN_PLACE = new Set(['in_stock', 'stock_quantity', 'inventory_type']);
 
 /** The columns an update writes, judged against the current row (a 400 for what cannot apply). */
 function columnsToSet(current: ProductRow, changes: ProductUpdate): Partial<ProductRow> {
