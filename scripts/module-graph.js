@@ -16,7 +16,7 @@ const LAYERS = [
   ['plugins', 'openapi', 'client'],
   ['app', 'cli'],
 ];
-const CORE = new Set(['config.ts', 'config-values.ts', 'errors.ts', 'version.ts']);
+const CORE = new Set(['config.ts', 'config-shape.ts', 'config-values.ts', 'errors.ts', 'version.ts']);
 
 const root = resolve(process.argv[1], '../../src');
 
