@@ -65,7 +65,9 @@ export const PRODUCT_LIST_READS = {
 } as const satisfies Record<'parameters' | 'orders' | 'facets', Record<string, readonly string[]>>;
 
 const LISTED = new Set<string>(
-  Object.values(PRODUCT_LIST_READS).flatMap((group) => Object.values(group as Record<string, readonly string[]>).flat()),
+  Object.values(PRODUCT_LIST_READS).flatMap((group) =>
+    Object.values(group as Record<string, readonly string[]>).flat(),
+  ),
 );
 
 /**

@@ -120,7 +120,10 @@ export async function enableEndpoint(
   nowS: number,
   projectId?: string,
 ): Promise<EndpointInfo | undefined> {
-  let q = storage.db.updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id);
+  let q = storage.db
+    .updateTable('webhook_endpoints')
+    .set({ disabled_at: null, disabled_reason: null })
+    .where('id', '=', id);
   if (projectId !== undefined) q = q.where('project_id', '=', projectId);
   const row = await q.returningAll().executeTakeFirst();
   if (row) wakeDelivery();

@@ -45,8 +45,13 @@ eachBackend('the lists version follows the rule', (backend) => {
   test('a stock update leaves the lists version, a price update moves it', async (t) => {
     const { app, post } = await shopApp(t, backend);
     const version = async () =>
-      (await app.storage.db.selectFrom('projects').select('product_lists_version').where('id', '=', 'shop').executeTakeFirstOrThrow())
-        .product_lists_version;
+      (
+        await app.storage.db
+          .selectFrom('projects')
+          .select('product_lists_version')
+          .where('id', '=', 'shop')
+          .executeTakeFirstOrThrow()
+      ).product_lists_version;
     const before = await version();
     assert.equal((await post('/products/1', { in_stock: false })).status, 200);
     assert.equal(await version(), before);

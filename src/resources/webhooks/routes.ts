@@ -140,7 +140,8 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request, reply) => {
       const id = request.params.endpoint_id;
-      const rolled = await rollSecret(app.storage,
+      const rolled = await rollSecret(
+        app.storage,
         id,
         request.body.overlap_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS,
         seconds(),
