@@ -5,8 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
 import { writeProject } from '../../writes/write-project.js';
-import { GramDeltas } from './gram-deltas.js';
-import { writeGramDeltas } from './grams.js';
+import { productsDescriptor } from './descriptor.js';
 import { categoryIdsOf } from './repository.js';
 import { type ProductRow, nameKey, searchText } from './present.js';
 import type { ProductUpdate } from './schemas.js';
@@ -34,24 +33,25 @@ export async function updateProduct(
     if (!current) return undefined;
     if (check) await check(trx, current);
     const set = columnsToSet(current, changes);
+    // A new name changes the kept search-gram counts: the write's tally takes the product out
+    // as stored and adds it back as written (tally.ts), and the unit writes the sums once.
+    const renamed = set.search_text !== undefined && set.search_text !== current.search_text;
+    const tally = renamed ? ctx.tally(productsDescriptor) : undefined;
+    await tally?.remove([current.id]);
     await trx
       .updateTable('products')
       .set(set)
       .where('project_id', '=', projectId)
       .where('id', '=', current.id)
       .execute();
-    if (set.search_text !== undefined && set.search_text !== current.search_text) {
-      // A new name: the kept search-gram counts follow (grams.ts).
-      const grams = new GramDeltas();
-      grams.add(current.search_text, current.show_in_store === 1, -1);
-      grams.add(set.search_text, current.show_in_store === 1, 1);
-      await writeGramDeltas(trx, projectId, grams);
-    }
+    const row = { ...current, ...set };
+    const categoryIds = (await categoryIdsOf(trx, projectId, [current.id])).get(current.id) ?? [];
+    const links = categoryIds.map((category_id) => ({ category_id }));
+    tally?.add([{ row, children: { product_categories: links } }]);
     // Fields no list reads move the product in no list: the lists' totals stay.
     if (inPlace(Object.keys(changes))) await ctx.changedInPlace('product', [current.id]);
     else await ctx.changed('product', [current.id]);
-    const categories = await categoryIdsOf(trx, projectId, [current.id]);
-    return { row: { ...current, ...set }, categoryIds: categories.get(current.id) ?? [] };
+    return { row, categoryIds };
   });
   return write.value;
 }
