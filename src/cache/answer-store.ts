@@ -12,7 +12,7 @@ export interface CachedAnswer {
   /** the compressed bytes, made the first time a client asks for that coding */
   readonly encoded: Partial<Record<Coding, Buffer>>;
   /**
-   * For a kind versioned record by record (versioned-key.ts, RECORD_VERSIONED): the ids of the
+   * For a kind versioned record by record (invalidation.ts, RECORD_VERSIONED): the ids of the
    * records it shows, and the latest version of their type at which it is known to be right.
    */
   readonly records: { readonly ids: readonly number[]; version: number } | null;

@@ -1,5 +1,6 @@
 import { Lru } from './lru.js';
-import { type CacheKind, type VersionedProject, versionedKey } from './versioned-key.js';
+import type { CacheKind } from './invalidation.js';
+import { type VersionedProject, versionedKey } from './versioned-key.js';
 
 // Exact totals of a filter (products list, orders list), keyed by project, the versions of
 // the record types the list shows (versioned-key.ts) and the filter. Counting a million rows

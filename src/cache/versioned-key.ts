@@ -1,65 +1,13 @@
-import type { Project } from '../resources/projects/repository.js';
+import type { Selectable } from 'kysely';
+import type { ProjectTable } from '../db/schema.js';
+import { CACHE_READS, type CacheKind } from './invalidation.js';
 
-/**
- * What each cache's answers show, as the record types whose version keys them: the one place
- * that says which writes invalidate which cached answers (docs/PERFORMANCE.md, "Caches, and
- * how each is invalidated"). Each column of `projects` holds the data_version of the last
- * write that changed that type (src/writes/type-versions.ts), and the project row is read on
- * every request, so a key names the state of exactly what the answer depends on.
- *
- * - products (lists, single products, `ids=`): which products a list holds (the products
- *   lists' version), and categories (a product shows its category ids; a deleted category is
- *   also declared as a change of its products, but a category write is rare and keying on it
- *   costs nothing). The products an answer shows are versioned one by one
- *   (RECORD_VERSIONED): the answer keeps the products_version it was computed at and the ids
- *   it shows, and is sent at a later products_version while none of those products changed
- *   (src/cache/product-changes.ts), so that a stock update costs the answers of one product.
- *   The currency every product shows is declared as a change of every product.
- * - productLists (the totals of products lists): the product writes that can move a product
- *   in or out of a list (not a stock change: no filter reads stock), and categories.
- *   Each product's own JSON is kept by its own version (src/cache/record-cache.ts).
- * - productsByStock (lists, their totals and facets that read stock: `in_stock=`,
- *   `inventory_type=`, `facets=in_stock` or `inventory_type`; see readsStock): every product
- *   write, a stock update included, since it moves products in and out of them; and no
- *   answer of them is carried to a later products_version (not RECORD_VERSIONED).
- * - orders (lists and totals): orders only. Items keep their own name and price; a deleted
- *   product nulls its items' product_id, which the deletion declares as order changes.
- * - plans, users: their own type (a user shows its subscriptions' plan ids, so plans too).
- * - changes (the feed): every write, data_version itself (its `next` is that version).
- */
-export const CACHE_READS = {
-  products: ['product_lists_version', 'categories_version'],
-  productLists: ['product_lists_version', 'categories_version'],
-  productsByStock: ['products_version', 'categories_version'],
-  orders: ['orders_version'],
-  plans: ['plans_version'],
-  users: ['users_version', 'plans_version'],
-  changes: ['data_version'],
-} as const satisfies Record<string, readonly (keyof Project)[]>;
-
-export type CacheKind = keyof typeof CACHE_READS;
-
-/** The products list parameters that read a product's stock or inventory type (CONTRACT 17). */
-export const STOCK_PARAMETERS = ['in_stock', 'inventory_type'] as const;
-
-/**
- * Whether a products list request reads stock: a filter or a facet of STOCK_PARAMETERS. A
- * stock update leaves product_lists_version, so such a list is kept as `productsByStock`.
- */
-export function readsStock(query: Record<string, unknown>): boolean {
-  const facets = typeof query.facets === 'string' ? query.facets.split(',') : [];
-  return STOCK_PARAMETERS.some((p) => query[p] !== undefined || facets.includes(p));
-}
-
-/**
- * The kinds whose answers also depend on each record they show, by that record's own version:
- * the column whose change may or may not touch them (src/plugins/answer-cache.ts).
- */
-export const RECORD_VERSIONED: Partial<Record<CacheKind, 'products_version'>> = { products: 'products_version' };
+// A cache key by the versions of what an answer shows; which versions each kind of answer
+// reads is in invalidation.ts.
 
 /** The fields of the project row a cache key reads (the shared project read carries them all). */
 export type VersionedProject = Pick<
-  Project,
+  Selectable<ProjectTable>,
   'id' | 'created_at' | 'products_version' | (typeof CACHE_READS)[CacheKind][number]
 >;
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { readOnlySnapshot } from '../db/dialect.js';
+import type { Reads } from '../db/reads.js';
 import type { Database } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import type { ResourceDescriptor } from '../resources/descriptor.js';
@@ -8,9 +8,10 @@ import type { ChangeAction, ChangeType } from './entry.js';
 import { brokenOrdering } from './ordering.js';
 import { inRestoreGap } from './restore-gaps.js';
 
-// One page of the change feed (docs/API.md, "The change feed"), read in one snapshot: the
-// project's data_version, the log and the records all as of one moment, on PostgreSQL a
-// REPEATABLE READ transaction, on SQLite a read transaction (WAL gives it one snapshot).
+// One page of the change feed (docs/API.md, "The change feed"), read in one snapshot
+// (`reads.exactSnapshot`): the project's data_version, the log and the records all as of one
+// moment, on PostgreSQL a REPEATABLE READ transaction, on SQLite a read transaction (WAL gives
+// it one snapshot).
 //
 // The log is ordered by (seq, type, id). Each asked type is read on its own index
 // (changes_by_type_seq) from the cursor on, at most limit + 1 rows, and the lists are merged:
@@ -54,8 +55,8 @@ interface LogRow {
   changed_at: number;
 }
 
-export async function readChanges(db: Kysely<Database>, q: FeedQuery): Promise<FeedPage> {
-  return readOnlySnapshot(db).execute(async (trx) => {
+export async function readChanges(reads: Reads, q: FeedQuery): Promise<FeedPage> {
+  return reads.exactSnapshot(async (trx) => {
     const project = await trx
       .selectFrom('projects')
       .select(['data_version', 'changes_floor', 'currency'])

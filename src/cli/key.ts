@@ -81,7 +81,7 @@ async function create(args: string[]): Promise<void> {
       : duration('key create', '--expires-in', values['expires-in'] as string, 1, MAX_LIFETIME_SECONDS);
   const created = await withStorage(values, async (storage) => {
     await requireProject(storage.db, positionals[0]);
-    return createKey(storage.db, positionals[0], (values.label as string | undefined) ?? '', { scopes, expiresIn });
+    return createKey(storage, positionals[0], (values.label as string | undefined) ?? '', { scopes, expiresIn });
   });
   process.stdout.write(`${created.key}\n`); // the key alone: it is never shown again
 }
@@ -90,7 +90,7 @@ async function list(args: string[]): Promise<void> {
   const { values, positionals } = parse('key list', args, {}, ['project_id']);
   const keys: KeyInfo[] = await withStorage(values, async (storage) => {
     await requireProject(storage.db, positionals[0]);
-    return listKeys(storage.db, positionals[0]);
+    return listKeys(storage, positionals[0]);
   });
   process.stdout.write(process.stdout.isTTY ? keysAsTable(keys) : keysAsLines(keys));
 }
@@ -98,7 +98,7 @@ async function list(args: string[]): Promise<void> {
 async function revoke(args: string[]): Promise<void> {
   const { values, positionals } = parse('key revoke', args, {}, ['key_id']);
   const id = keyId('key revoke', positionals[0]);
-  const revoked = await withStorage(values, (storage) => revokeKey(storage.db, id));
+  const revoked = await withStorage(values, (storage) => revokeKey(storage, id));
   if (!revoked) throw new CliError(`storefront key revoke: no live key with id ${id}`);
   process.stdout.write(`revoked key ${id}\n`);
 }
@@ -110,7 +110,7 @@ async function roll(args: string[]): Promise<void> {
     values.overlap === undefined
       ? 0
       : duration('key roll', '--overlap', values.overlap as string, 0, MAX_OVERLAP_SECONDS);
-  const rolled = await withStorage(values, (storage) => rollKey(storage.db, { keyId: id, overlap }));
+  const rolled = await withStorage(values, (storage) => rollKey(storage, { keyId: id, overlap }));
   if (!rolled)
     throw new CliError(`storefront key roll: no live key with id ${id} (revoked and expired keys cannot roll)`);
   process.stdout.write(`${rolled.key}\n`); // the new key alone, as key create prints it

@@ -48,7 +48,7 @@ const ABOUT: Record<string, string> = {
   'webhook replay': 'send a message again to every endpoint it was for',
   'webhook enable': 'send again to an endpoint that a 410 answer disabled',
   'webhook roll-secret': 'print a new secret; the old one also signs during --overlap',
-  import: "load a project's data from a .json or .ndjson file, all or nothing",
+  import: "load a project's data from a .json or .ndjson file, or products from a .csv (--project), all or nothing",
   delete: 'delete records by id or handle, with their cascades, all or nothing (as deletions in an import)',
   export: 'write the project in the import format (JSON, or NDJSON with --format ndjson) to stdout',
   generate: 'add realistic generated data (creates the project); a second run reuses its categories and plans',

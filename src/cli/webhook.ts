@@ -59,7 +59,7 @@ async function create(args: string[]): Promise<void> {
     if (!(await findProject(storage.db, projectId)))
       throw new CliError(`storefront webhook create: project "${projectId}" not found`);
     try {
-      return await hooks.createEndpoint(storage.db, projectId, url, events, seconds());
+      return await hooks.createEndpoint(storage, projectId, url, events, seconds());
     } catch (e) {
       if (e instanceof hooks.TooManyEndpoints) throw new CliError(`storefront webhook create: ${e.message}`);
       throw e;
@@ -77,7 +77,7 @@ async function list(args: string[]): Promise<void> {
   const endpoints = await withStorage(values, async (storage) => {
     if (!(await findProject(storage.db, positionals[0])))
       throw new CliError(`storefront webhook list: project "${positionals[0]}" not found`);
-    return hooks.listEndpoints(storage.db, positionals[0], seconds());
+    return hooks.listEndpoints(storage, positionals[0], seconds());
   });
   for (const e of endpoints)
     process.stdout.write(
@@ -94,7 +94,7 @@ async function list(args: string[]): Promise<void> {
 async function remove(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook delete', args, {}, ['endpoint_id']);
   const id = endpointId('webhook delete', positionals[0]);
-  if (!(await withStorage(values, (storage) => hooks.deleteEndpoint(storage.db, id))))
+  if (!(await withStorage(values, (storage) => hooks.deleteEndpoint(storage, id))))
     throw new CliError(`storefront webhook delete: no webhook endpoint with id ${id}`);
   process.stdout.write(`deleted webhook endpoint ${id}\n`);
 }
@@ -102,11 +102,8 @@ async function remove(args: string[]): Promise<void> {
 async function deliveries(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook deliveries', args, {}, ['endpoint_id']);
   const id = endpointId('webhook deliveries', positionals[0]);
-  const list = await withStorage(values, async (storage) => {
-    if (!(await hooks.findEndpoint(storage.db, id)))
-      throw new CliError(`storefront webhook deliveries: no webhook endpoint with id ${id}`);
-    return hooks.listDeliveries(storage.db, id);
-  });
+  const list = await withStorage(values, (storage) => hooks.listDeliveries(storage, id));
+  if (!list) throw new CliError(`storefront webhook deliveries: no webhook endpoint with id ${id}`);
   // message id, type, status, attempts, the last attempt's status (or error), next attempt or end
   for (const d of list) {
     const last = d.attempts.at(-1);
@@ -126,7 +123,7 @@ async function deliveries(args: string[]): Promise<void> {
 async function replay(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook replay', args, {}, ['message_id']);
   const [messageId] = positionals;
-  const endpoints = await withStorage(values, (storage) => hooks.replayMessage(storage.db, messageId, Date.now()));
+  const endpoints = await withStorage(values, (storage) => hooks.replayMessage(storage, messageId, Date.now()));
   if (!endpoints) throw new CliError(`storefront webhook replay: no message ${messageId} (or no longer kept)`);
   for (const e of endpoints)
     process.stdout.write(
@@ -137,7 +134,7 @@ async function replay(args: string[]): Promise<void> {
 async function enable(args: string[]): Promise<void> {
   const { values, positionals } = parse('webhook enable', args, {}, ['endpoint_id']);
   const id = endpointId('webhook enable', positionals[0]);
-  if (!(await withStorage(values, (storage) => hooks.enableEndpoint(storage.db, id, seconds()))))
+  if (!(await withStorage(values, (storage) => hooks.enableEndpoint(storage, id, seconds()))))
     throw new CliError(`storefront webhook enable: no webhook endpoint with id ${id}`);
   process.stdout.write(`enabled webhook endpoint ${id}\n`);
 }
@@ -166,7 +163,7 @@ async function roll(args: string[]): Promise<void> {
       );
     overlap = n;
   }
-  const rolled = await withStorage(values, (storage) => hooks.rollSecret(storage.db, id, overlap, seconds()));
+  const rolled = await withStorage(values, (storage) => hooks.rollSecret(storage, id, overlap, seconds()));
   if (!rolled) throw new CliError(`storefront webhook roll-secret: no webhook endpoint with id ${id}`);
   process.stdout.write(`${rolled.secret}\n`);
   if (rolled.info.previous_secret_until)

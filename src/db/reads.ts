@@ -59,6 +59,12 @@ export interface Reads {
    * transaction there would hold the process's only connection, every write waiting.
    */
   longSnapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
+  /**
+   * `longSnapshot` for a short read that must see one state on every handle (a page of the
+   * change feed: its `next` is the version it read): on a SQLite handle with one connection
+   * too, in a transaction, since other requests' writes run between its statements there.
+   */
+  exactSnapshot<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T>;
 }
 
 export interface ReadRouting {
@@ -93,6 +99,10 @@ export function readsOver(
       if (general.isTransaction) return read(general);
       if (isPostgres(general)) return readOnlySnapshot(general).execute(read);
       return reads.snapshot(read);
+    },
+    exactSnapshot(read) {
+      if (general.isTransaction || isThreadedSqlite(general)) return reads.snapshot(read);
+      return readOnlySnapshot(general).execute(read);
     },
   };
   const alone = [reads];

@@ -12,6 +12,6 @@ export async function isEmpty(db: Kysely<Database>): Promise<boolean> {
 /** Loads the demo project through the ordinary import and makes a key for it. */
 export async function loadDemo(db: Kysely<Database>): Promise<{ projectId: string; key: string }> {
   await importDocument(db, demoDocument());
-  const { key } = await createKey(db, DEMO_PROJECT.id, 'demo');
+  const { key } = await createKey({ db }, DEMO_PROJECT.id, 'demo');
   return { projectId: DEMO_PROJECT.id, key };
 }

@@ -14,7 +14,10 @@ import {
   claimNext,
   clearSpool,
   failInterrupted,
+  type NewJob,
+  createJob,
   findJob,
+  listJobs,
   isFinished,
   requestCancel,
   spoolsInUse,
@@ -102,6 +105,22 @@ export class ImportRunner {
         if (this.again) this.kick();
         else this.timer = setTimeout(() => this.kick(), this.pollMs).unref();
       });
+  }
+
+  /** Queues an upload's job, and runs it at once if this runner is free. */
+  async queue(job: NewJob): Promise<ImportJobRow> {
+    const row = await createJob(this.db, job);
+    this.kick();
+    return row;
+  }
+
+  /** One job of the project; the latest jobs of the project (routes read jobs here, on the queue's database). */
+  find(projectId: string, id: number): Promise<ImportJobRow | undefined> {
+    return findJob(this.db, projectId, id);
+  }
+
+  list(projectId: string): Promise<ImportJobRow[]> {
+    return listJobs(this.db, projectId);
   }
 
   /** The figures of a job running in this process, newer than its row. */

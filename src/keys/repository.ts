@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import { writeUnlessBusy } from '../db/dialect.js';
+import type { Storage } from '../db/connect.js';
 import type { ApiKeyTable, Database } from '../db/schema.js';
 import { type Scope, SCOPES, scopesOf, scopesText } from './scopes.js';
 import { generateKey, hashKey } from './token.js';
@@ -7,7 +8,8 @@ import { generateKey, hashKey } from './token.js';
 // How keys are kept: only the SHA-256 of a key is stored (token.ts), with its label, scopes
 // (scopes.ts) and times. Every change to a project's keys bumps projects.keys_version in the
 // same transaction, so that each process's copy of the keys (checker.ts) is known stale on
-// the very next request. The CLI and the HTTP key API both come through here.
+// the very next request. The CLI and the HTTP key API both come through here, handing over
+// the storage: keys are read and written on the primary (a replica may not have a new key yet).
 
 /** A key as `key list` and GET /keys/ show it: never the secret, nor its hash. */
 export interface KeyInfo {
@@ -81,7 +83,7 @@ async function insertKey(
 
 /** A new key of the project; `key` is the secret, shown once and never stored. */
 export async function createKey(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   projectId: string,
   label = '',
   options: NewKeyOptions = {},
@@ -89,7 +91,7 @@ export async function createKey(
   const now = options.now ?? nowSeconds();
   const expiresAt = options.expiresIn === undefined ? null : now + options.expiresIn;
   const scopes = scopesText(options.scopes ?? SCOPES);
-  const made = await db.transaction().execute(async (trx) => {
+  const made = await storage.db.transaction().execute(async (trx) => {
     await bumpKeysVersion(trx, projectId);
     return insertKey(trx, projectId, label, scopes, expiresAt, now);
   });
@@ -101,8 +103,12 @@ const unexpired = (now: number) => (eb: ExpressionBuilder<Database, 'api_keys'>)
   eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]);
 
 /** The project's keys that still work (neither revoked nor expired), by id. */
-export async function listKeys(db: Kysely<Database>, projectId: string, now = nowSeconds()): Promise<KeyInfo[]> {
-  const rows = await db
+export async function listKeys(
+  storage: Pick<Storage, 'db'>,
+  projectId: string,
+  now = nowSeconds(),
+): Promise<KeyInfo[]> {
+  const rows = await storage.db
     .selectFrom('api_keys')
     .select(INFO)
     .where('project_id', '=', projectId)
@@ -115,11 +121,11 @@ export async function listKeys(db: Kysely<Database>, projectId: string, now = no
 
 /** One key of the project, by id, whether or not it still works; never its secret. */
 export async function findKeyInfo(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   projectId: string,
   keyId: number,
 ): Promise<KeyInfo | undefined> {
-  const row = await db
+  const row = await storage.db
     .selectFrom('api_keys')
     .select(INFO)
     .where('project_id', '=', projectId)
@@ -151,17 +157,17 @@ export interface KeyTarget {
 }
 
 /** Revokes a key at once; false when no key with that id is left to revoke. */
-export async function revokeKey(db: Kysely<Database>, keyId: number): Promise<boolean> {
-  return (await revokeTarget(db, { keyId })) !== undefined;
+export async function revokeKey(storage: Pick<Storage, 'db'>, keyId: number): Promise<boolean> {
+  return (await revokeTarget(storage, { keyId })) !== undefined;
 }
 
 /** Revokes a key that is not revoked yet; undefined when there is none with that id. */
 export async function revokeTarget(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   target: KeyTarget,
 ): Promise<(KeyInfo & { revoked_at: number }) | undefined> {
   const now = target.now ?? nowSeconds();
-  return db.transaction().execute(async (trx) => {
+  return storage.db.transaction().execute(async (trx) => {
     const row = await selectTarget(trx, target).where('revoked_at', 'is', null).executeTakeFirst();
     if (!row) return undefined;
     await bumpKeysVersion(trx, row.project_id);
@@ -194,9 +200,9 @@ export interface Rolled {
  * the old key then expires at the end of the overlap (or its own expiry, if sooner).
  * Undefined when no live key has that id.
  */
-export async function rollKey(db: Kysely<Database>, options: RollOptions): Promise<Rolled | undefined> {
+export async function rollKey(storage: Pick<Storage, 'db'>, options: RollOptions): Promise<Rolled | undefined> {
   const now = options.now ?? nowSeconds();
-  return db.transaction().execute(async (trx) => {
+  return storage.db.transaction().execute(async (trx) => {
     const row = await selectTarget(trx, options)
       .where('revoked_at', 'is', null)
       .where(unexpired(now))

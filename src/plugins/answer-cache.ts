@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandl
 import fp from 'fastify-plugin';
 import { AnswerStore, type CachedAnswer } from '../cache/answer-store.js';
 import { ProductChanges } from '../cache/product-changes.js';
-import { type CacheKind, RECORD_VERSIONED, readsStock, versionedKey } from '../cache/versioned-key.js';
+import { type CacheKind, RECORD_VERSIONED, readsStock } from '../cache/invalidation.js';
+import { versionedKey } from '../cache/versioned-key.js';
 import type { CacheConfig } from '../config.js';
 import { etagOf } from '../http/etag.js';
 import { addRouteHook } from '../http/route-hooks.js';
@@ -24,7 +25,7 @@ import { addRouteHook } from '../http/route-hooks.js';
 // read the same state of what the answer shows. When the first one ends without a storable
 // answer (an error, a 404), each waiter computes its own.
 //
-// Products answers are also versioned product by product (versioned-key.ts, RECORD_VERSIONED):
+// Products answers are also versioned product by product (invalidation.ts, RECORD_VERSIONED):
 // one stored under the same key at an older products_version is sent again, and marked right
 // at the newer one, when none of the products it shows changed since (product-changes.ts
 // reads which did from the change log, once per version and process). A stock update of one

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.js';
 import { parseJsonBody } from '../http/json-body.js';
@@ -29,7 +29,7 @@ export default fp(
         coerceParams(request);
         rejectNul(request.body, 'body');
         if (request.routeOptions.schema?.body && !request.headers['content-type']) {
-          throw new ApiError(415, 'request body must be sent as Content-Type: application/json');
+          return void missingBody(request).then(done, done);
         }
       } catch (error) {
         return done(error as Error);
@@ -39,3 +39,17 @@ export default fp(
   },
   { name: 'strict-input' },
 );
+
+// A path naming no record is a 404 whatever the body (issue 40): its segments are checked
+// against the route's params schema, then the route's `exists`, before the missing body's 415.
+async function missingBody(request: FastifyRequest): Promise<Error> {
+  const schema = request.routeOptions.schema?.params;
+  if (schema && !request.validateInput(request.params, 'params')) return notFound(request);
+  const exists = request.routeOptions.config.exists;
+  if (exists && !(await exists(request))) return notFound(request);
+  return new ApiError(415, 'request body must be sent as Content-Type: application/json');
+}
+
+function notFound(request: FastifyRequest): ApiError {
+  return new ApiError(404, `${request.url.split('?')[0]} not found`);
+}

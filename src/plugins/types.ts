@@ -1,7 +1,7 @@
 import type { AnswerStore, CachedAnswer } from '../cache/answer-store.js';
 import type { CountCache, ListPage } from '../cache/count-cache.js';
 import type { RecordCache } from '../cache/record-cache.js';
-import type { CacheKind } from '../cache/versioned-key.js';
+import type { CacheKind } from '../cache/invalidation.js';
 import type { Storage } from '../db/connect.js';
 import type { Reads } from '../db/reads.js';
 import type { KeyChecker } from '../keys/checker.js';
@@ -92,6 +92,11 @@ declare module 'fastify' {
     answerCache?: CacheKind;
     /** an export's file: a one-time `download_token` may stand for the key (src/export/download-links.ts) */
     download?: string;
+    /**
+     * whether the record the path names exists, asked only of a request whose body has no
+     * Content-Type, so that an unknown record is a 404 before that 415 (strict-input.ts)
+     */
+    exists?: (request: FastifyRequest) => Promise<boolean>;
     /** one of the catch-all routes that answer 405 (method-not-allowed.ts) */
     methodNotAllowed?: boolean;
   }

@@ -153,6 +153,8 @@ export interface ResourceDescriptor<R = never> {
   /**
    * Deletes the records `ids` of the project with what the contract cascades (a deletion in
    * an import, `storefront delete`), inside the caller's transaction; unknown ids are no-ops.
+   * `tally` is the write's tally of this resource's derived rows (the write unit's
+   * `ctx.tally`), for a resource that keeps any: the deleted records leave it.
    */
-  deleteRecords(trx: Kysely<Database>, projectId: string, ids: number[]): Promise<Deletion>;
+  deleteRecords(trx: Kysely<Database>, projectId: string, ids: number[], tally?: DerivedTally): Promise<Deletion>;
 }

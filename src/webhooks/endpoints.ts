@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import type { WebhookEndpointTable } from '../db/schema-queues.js';
 import { type EventType, eventsOf, eventsText } from './events.js';
@@ -47,13 +48,13 @@ export class TooManyEndpoints extends Error {}
 
 /** Creates an endpoint with a new secret; the secret is in this answer only. */
 export async function createEndpoint(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   projectId: string,
   url: string,
   events: EventType[] | undefined,
   nowS: number,
 ): Promise<{ info: EndpointInfo; secret: string }> {
-  return db.transaction().execute(async (trx) => {
+  return storage.db.transaction().execute(async (trx) => {
     const count = await trx
       .selectFrom('webhook_endpoints')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -71,8 +72,12 @@ export async function createEndpoint(
   });
 }
 
-export async function listEndpoints(db: Kysely<Database>, projectId: string, nowS: number): Promise<EndpointInfo[]> {
-  const rows = await db
+export async function listEndpoints(
+  storage: Pick<Storage, 'db'>,
+  projectId: string,
+  nowS: number,
+): Promise<EndpointInfo[]> {
+  const rows = await storage.db
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -91,9 +96,14 @@ export async function findEndpoint(
   return q.executeTakeFirst();
 }
 
+/** Whether the project has an endpoint with this id. */
+export async function hasEndpoint(storage: Pick<Storage, 'db'>, id: number, projectId: string): Promise<boolean> {
+  return (await findEndpoint(storage.db, id, projectId)) !== undefined;
+}
+
 /** Deletes the endpoint with its deliveries and their attempts; false when there is none. */
-export async function deleteEndpoint(db: Kysely<Database>, id: number, projectId?: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+export async function deleteEndpoint(storage: Pick<Storage, 'db'>, id: number, projectId?: string): Promise<boolean> {
+  return storage.db.transaction().execute(async (trx) => {
     if (!(await findEndpoint(trx, id, projectId))) return false;
     const deliveries = trx.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', id);
     await trx.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).execute();
@@ -105,12 +115,15 @@ export async function deleteEndpoint(db: Kysely<Database>, id: number, projectId
 
 /** Enables an endpoint that a 410 disabled: its waiting deliveries go out again. */
 export async function enableEndpoint(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   id: number,
   nowS: number,
   projectId?: string,
 ): Promise<EndpointInfo | undefined> {
-  let q = db.updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id);
+  let q = storage.db
+    .updateTable('webhook_endpoints')
+    .set({ disabled_at: null, disabled_reason: null })
+    .where('id', '=', id);
   if (projectId !== undefined) q = q.where('project_id', '=', projectId);
   const row = await q.returningAll().executeTakeFirst();
   if (row) wakeDelivery();
@@ -122,13 +135,13 @@ export async function enableEndpoint(
  * both signatures), so receivers can switch without refusing a delivery.
  */
 export async function rollSecret(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   id: number,
   overlapSeconds: number,
   nowS: number,
   projectId?: string,
 ): Promise<{ info: EndpointInfo; secret: string } | undefined> {
-  return db.transaction().execute(async (trx) => {
+  return storage.db.transaction().execute(async (trx) => {
     const row = await findEndpoint(trx, id, projectId);
     if (!row) return undefined;
     const secret = newSecret();
@@ -177,8 +190,17 @@ export interface DeliveryInfo {
 
 export const DELIVERIES_SHOWN = 100;
 
-/** The endpoint's latest deliveries, newest first, each with its attempts (oldest first). */
-export async function listDeliveries(db: Kysely<Database>, endpointId: number): Promise<DeliveryInfo[]> {
+/**
+ * The endpoint's latest deliveries, newest first, each with its attempts (oldest first);
+ * undefined when there is no such endpoint (of this project, when one is named).
+ */
+export async function listDeliveries(
+  storage: Pick<Storage, 'db'>,
+  endpointId: number,
+  projectId?: string,
+): Promise<DeliveryInfo[] | undefined> {
+  const db = storage.db;
+  if (!(await findEndpoint(db, endpointId, projectId))) return undefined;
   const rows = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_messages as m', 'm.id', 'd.message_id')
@@ -218,12 +240,12 @@ export async function listDeliveries(db: Kysely<Database>, endpointId: number): 
  * go to, or undefined when the message is unknown (or of another project).
  */
 export async function replayMessage(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   messageId: string,
   nowMs: number,
   projectId?: string,
 ): Promise<{ endpoint_id: number; disabled: boolean }[] | undefined> {
-  const result = await db.transaction().execute(async (trx) => {
+  const result = await storage.db.transaction().execute(async (trx) => {
     let q = trx.selectFrom('webhook_messages').select('id').where('id', '=', messageId);
     if (projectId !== undefined) q = q.where('project_id', '=', projectId);
     if (!(await q.executeTakeFirst())) return undefined;

@@ -8,7 +8,7 @@ import type { WriteContext } from './write-project.js';
  */
 export async function deleteRecords(ctx: WriteContext, resource: ResourceDescriptor, ids: number[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const done = await resource.deleteRecords(ctx.db, ctx.projectId, ids);
+  const done = await resource.deleteRecords(ctx.db, ctx.projectId, ids, ctx.tally(resource));
   for (const type of new Set(done.changes.map((c) => c.type)))
     for (const action of ['upsert', 'delete'] as const) {
       const ids = done.changes.filter((c) => c.type === type && c.action === action).map((c) => c.id);

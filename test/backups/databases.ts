@@ -37,8 +37,8 @@ export async function seedShopWithHook(url: string): Promise<{ key: string }> {
   try {
     await migrateToLatest(storage.db);
     await importDocument(storage.db, shopDocument());
-    const { key } = await createKey(storage.db, 'shop');
-    await createEndpoint(storage.db, 'shop', 'http://127.0.0.1:9/hook', undefined, Math.floor(Date.now() / 1000));
+    const { key } = await createKey(storage, 'shop');
+    await createEndpoint(storage, 'shop', 'http://127.0.0.1:9/hook', undefined, Math.floor(Date.now() / 1000));
     return { key };
   } finally {
     await storage.close();

@@ -99,7 +99,7 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     await importDocument(a.db, shopDocument());
     const appA = (await testApp(t, backend, { storage: a })).app;
     const appB = (await testApp(t, backend, { storage: b })).app;
-    const k = (await createKey(a.db, 'shop', 'test')).key;
+    const k = (await createKey(a, 'shop', 'test')).key;
     const before = await snapshot(appA, k);
     assert.deepEqual(await snapshot(appA, k), before);
 
@@ -134,7 +134,7 @@ eachBackend('caches are invalidated by every write path', (backend) => {
   test('a cached private answer is handed out only after the key check: revoked and foreign keys get 401', async (t) => {
     const { app, storage, key } = await testApp(t, backend);
     await importDocument(storage.db, shopDocument());
-    const created = await createKey(storage.db, 'shop', 'soon revoked');
+    const created = await createKey(storage, 'shop', 'soon revoked');
     const foreign = await key('other');
     for (const url of [`${P}/products/?fetch_hidden=true`, `${P}/orders/?payment_status=paid`]) {
       const first = await call(app, 'GET', url, { headers: bearer(created.key) });
@@ -144,7 +144,7 @@ eachBackend('caches are invalidated by every write path', (backend) => {
       assert.equal((await call(app, 'GET', url, { headers: bearer(foreign) })).status, 401);
       assert.equal((await call(app, 'GET', url)).status, 401);
     }
-    await revokeKey(storage.db, created.id);
+    await revokeKey(storage, created.id);
     for (const url of [`${P}/products/?fetch_hidden=true`, `${P}/orders/?payment_status=paid`]) {
       assert.equal((await call(app, 'GET', url, { headers: bearer(created.key) })).status, 401);
     }

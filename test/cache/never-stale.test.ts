@@ -67,7 +67,7 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
   const [a, b, importer] = storages;
   await migrateToLatest(a.db);
   await importDocument(a.db, seedDocument());
-  const { key } = await createKey(a.db, PROJECT, 'stale');
+  const { key } = await createKey(a, PROJECT, 'stale');
   const server = await startServe(t, {
     DATABASE_URL: url,
     STOREFRONT_BROKEN_TYPE_VERSIONS: broken === 'type versions' ? '1' : '0',

@@ -55,7 +55,7 @@ async function converge(t: TestContext, backend: 'sqlite' | 'postgres', broken: 
   const storage = connect(url);
   await migrateToLatest(storage.db);
   await importDocument(storage.db, seedDocument());
-  const { key } = await createKey(storage.db, PROJECT, 'reader');
+  const { key } = await createKey(storage, PROJECT, 'reader');
   t.after(() => storage.close());
 
   const env = { DATABASE_URL: url, STOREFRONT_BROKEN_CHANGE_ORDER: broken ? '1' : '0' };

@@ -79,7 +79,7 @@ eachBackend('download links of exports', (backend) => {
         id: number;
       }
     ).id;
-    await revokeKey(shop.storage.db, id);
+    await revokeKey(shop.storage, id);
     await refused(path, 'a revoked key');
     // With a key in the header the token is not looked at: the key decides.
     const both = await call(shop.app, 'GET', `${base}/orders.csv?download_token=sfd_x`, { headers: bearer(key) });

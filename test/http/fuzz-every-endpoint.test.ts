@@ -359,13 +359,13 @@ eachBackend('fuzzing every endpoint', (backend) => {
       await seedShop(storage);
       const keys: Record<Auth, string | undefined> = {
         none: undefined,
-        shop: (await createKey(storage.db, 'shop')).key,
-        other: (await createKey(storage.db, 'other')).key,
+        shop: (await createKey(storage, 'shop')).key,
+        other: (await createKey(storage, 'other')).key,
         revoked: undefined,
         junk: 'Bearer sfk_' + 'x'.repeat(38),
       };
-      const revoked = await createKey(storage.db, 'shop');
-      await revokeKey(storage.db, revoked.id);
+      const revoked = await createKey(storage, 'shop');
+      await revokeKey(storage, revoked.id);
       keys.revoked = revoked.key;
 
       let cases = 0;

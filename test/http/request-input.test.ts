@@ -121,3 +121,24 @@ eachBackend('error details are capped', (backend) => {
     assert.equal(r.body.error.more_details, undefined);
   });
 });
+
+// openapi-fuzzer-core's finding (issue 40): a path that names no record is a 404 whatever the
+// body, so a POST without a body to it must not be told about the body first.
+eachBackend('a path naming no record is 404 before a missing body is 415', (backend) => {
+  const shop = sharedShopApp(backend);
+  const writes = ['/products/:p', '/orders/:p', '/keys/:p/roll', '/webhooks/:p/roll-secret'];
+
+  test('unknown and malformed ids, then a known one', async () => {
+    for (const route of writes) {
+      for (const id of ['abc', '99999', '0', 'Bad%20Id']) {
+        const r = await shop.call('POST', route.replace(':p', id));
+        assert.equal(r.status, 404, `${route} ${id}: ${r.text}`);
+        assert.equal(r.body.error.code, 'not_found');
+      }
+    }
+    for (const path of ['/products/1', '/products/alpha', '/orders/4']) {
+      const r = await shop.call('POST', path);
+      assert.equal(r.status, 415, `${path}: ${r.text}`);
+    }
+  });
+});

@@ -107,7 +107,7 @@ function withoutTimes(value: unknown): unknown {
 
 async function importBoth(storage: Storage): Promise<void> {
   await importFile(storage.db, file('first.ndjson', FIRST));
-  await createEndpoint(storage.db, PROJECT, 'http://127.0.0.1:9/hooks', undefined, 1);
+  await createEndpoint(storage, PROJECT, 'http://127.0.0.1:9/hooks', undefined, 1);
   await importFile(storage.db, file('second.ndjson', SECOND));
 }
 
@@ -135,7 +135,7 @@ eachBackend('an import that fails after its batches were written', (backend) => 
     const storage = await openStorage(backend);
     t.after(() => storage.close());
     await importFile(storage.db, file(`ok-${backend}.ndjson`, FIRST));
-    await createEndpoint(storage.db, PROJECT, 'http://127.0.0.1:9/hooks', undefined, 1);
+    await createEndpoint(storage, PROJECT, 'http://127.0.0.1:9/hooks', undefined, 1);
     const before = await written(storage);
     // Three batches are copied before the bad record, the last line, is read.
     const bad = SECOND + JSON.stringify({ ...product(5000, 0), price: -1 }) + '\n';

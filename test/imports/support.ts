@@ -50,7 +50,7 @@ export async function importApp(
   });
   if (options.seed !== false) {
     await seedShop(base.storage);
-    await createEndpoint(base.storage.db, SHOP, 'http://127.0.0.1:9/hooks', undefined, 1);
+    await createEndpoint(base.storage, SHOP, 'http://127.0.0.1:9/hooks', undefined, 1);
   }
   await base.app.ready();
   const shopKey = await base.key(SHOP);

@@ -14,7 +14,7 @@ eachBackend('the calling key and plans of every status', (backend) => {
   const shop = suiteApp(backend, async ({ storage }) => seedShop(storage));
 
   test('any valid key reads its own id, label, scopes and times, never a secret', async () => {
-    const made = await createKey(shop.storage.db, SHOP, 'read only', { scopes: ['orders:read'], expiresIn: 3600 });
+    const made = await createKey(shop.storage, SHOP, 'read only', { scopes: ['orders:read'], expiresIn: 3600 });
     const r = await call(shop.app, 'GET', `/v2/projects/${SHOP}/keys/current`, { headers: bearer(made.key) });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, {
@@ -34,8 +34,8 @@ eachBackend('the calling key and plans of every status', (backend) => {
   test('keys/current: no key, a revoked one or another project’s is 401; an unknown parameter 400', async () => {
     const path = `/v2/projects/${SHOP}/keys/current`;
     assert.equal((await call(shop.app, 'GET', path)).status, 401);
-    const gone = await createKey(shop.storage.db, SHOP, 'gone');
-    await revokeKey(shop.storage.db, gone.id);
+    const gone = await createKey(shop.storage, SHOP, 'gone');
+    await revokeKey(shop.storage, gone.id);
     assert.equal((await call(shop.app, 'GET', path, { headers: bearer(gone.key) })).status, 401);
     const foreign = await shop.key(OTHER);
     assert.equal((await call(shop.app, 'GET', path, { headers: bearer(foreign) })).status, 401);
@@ -60,8 +60,8 @@ eachBackend('the calling key and plans of every status', (backend) => {
       for (const bad of [generateKey(), 'sfk_nonsense'])
         assert.equal(await message(project, bad), 'the API key is not valid', `${project} ${bad}`);
     // A revoked key of another project names nothing either.
-    const gone = await createKey(shop.storage.db, OTHER, 'gone');
-    await revokeKey(shop.storage.db, gone.id);
+    const gone = await createKey(shop.storage, OTHER, 'gone');
+    await revokeKey(shop.storage, gone.id);
     assert.equal(await message(SHOP, gone.key), 'the API key is not valid');
   });
 

@@ -39,7 +39,7 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     const clock = { t: T0 };
     const { app, storage } = await testApp(t, backend, { now: () => clock.t });
     await seedShop(storage);
-    const { key } = await createKey(storage.db, SHOP, 'ci', { expiresIn: 90 * 86_400, now: T0 });
+    const { key } = await createKey(storage, SHOP, 'ci', { expiresIn: 90 * 86_400, now: T0 });
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
     clock.t = T0 + 90 * 86_400 - 1;
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
@@ -47,21 +47,21 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     const expired = await call(app, 'GET', HIDDEN, { headers: bearer(key) });
     assert.equal(expired.status, 401);
     assert.equal(expired.body.error.code, 'unauthorized');
-    assert.deepEqual(await listKeys(storage.db, SHOP, clock.t), [], 'an expired key is no longer listed');
+    assert.deepEqual(await listKeys(storage, SHOP, clock.t), [], 'an expired key is no longer listed');
   });
 
   test('a roll: the new key has the label, scopes and lifetime; the old one works until the overlap ends', async (t) => {
     const clock = { t: T0 };
     const { app, storage } = await testApp(t, backend, { now: () => clock.t });
     await seedShop(storage);
-    const old = await createKey(storage.db, SHOP, 'static build', {
+    const old = await createKey(storage, SHOP, 'static build', {
       scopes: ['products:read_hidden'],
       expiresIn: 30 * 86_400,
       now: T0,
     });
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(old.key) })).status, 200);
     clock.t = T0 + 1000;
-    const rolled = await rollKey(storage.db, { keyId: old.id, overlap: 24 * 3600, now: clock.t });
+    const rolled = await rollKey(storage, { keyId: old.id, overlap: 24 * 3600, now: clock.t });
     assert.ok(rolled);
     assert.deepEqual(
       [rolled.info.label, rolled.info.scopes, rolled.info.expires_at],
@@ -75,12 +75,12 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(old.key) })).status, 401, 'the overlap is over');
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(rolled.key) })).status, 200);
     assert.equal(
-      await rollKey(storage.db, { keyId: old.id, overlap: 0, now: clock.t }),
+      await rollKey(storage, { keyId: old.id, overlap: 0, now: clock.t }),
       undefined,
       'an expired key does not roll',
     );
     // An overlap never outlives the old key's own expiry; 0 stops it at once.
-    const again = await rollKey(storage.db, { keyId: rolled.info.id, overlap: 0, now: clock.t });
+    const again = await rollKey(storage, { keyId: rolled.info.id, overlap: 0, now: clock.t });
     assert.equal(again?.previous.expires_at, clock.t);
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(rolled.key) })).status, 401);
   });
@@ -92,15 +92,15 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     const { app } = await testApp(t, backend, {
       storage: withPlugin(storage, count.plugin),
     });
-    const { key } = await createKey(storage.db, SHOP, 'busy');
+    const { key } = await createKey(storage, SHOP, 'busy');
     for (let i = 0; i < 5; i++) assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
     assert.equal(count.reads(), 1, 'one read of the key for five requests');
     // A change to another key of the project bumps keys_version: the next check reads again.
-    await createKey(storage.db, SHOP, 'another');
+    await createKey(storage, SHOP, 'another');
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
     assert.equal(count.reads(), 2);
     // A key of another project changes nothing here.
-    await createKey(storage.db, 'other', 'elsewhere');
+    await createKey(storage, 'other', 'elsewhere');
     assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(key) })).status, 200);
     assert.equal(count.reads(), 2);
   });
@@ -114,7 +114,7 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
       storage: withPlugin(storage, count.plugin),
       now: () => clock.t,
     });
-    const { id, key } = await createKey(storage.db, SHOP, 'ci', { now: T0 - 10 });
+    const { id, key } = await createKey(storage, SHOP, 'ci', { now: T0 - 10 });
     const lastUsed = async () =>
       (await storage.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow())
         .last_used_at;
@@ -140,16 +140,16 @@ eachBackend('key expiry, roll and the key cache', (backend) => {
     await seedShop(first);
     const a = (await testApp(t, backend, { storage: first })).app;
     const b = (await testApp(t, backend, { storage: second })).app;
-    const one = await createKey(first.db, SHOP);
-    const two = await createKey(first.db, SHOP);
+    const one = await createKey(first, SHOP);
+    const two = await createKey(first, SHOP);
     for (const app of [a, b])
       for (const k of [one, two])
         assert.equal((await call(app, 'GET', HIDDEN, { headers: bearer(k.key) })).status, 200);
     // Both processes now hold both keys in memory; the change happens through the first only.
-    assert.equal(await revokeKey(first.db, one.id), true);
+    assert.equal(await revokeKey(first, one.id), true);
     assert.equal((await call(b, 'GET', HIDDEN, { headers: bearer(one.key) })).status, 401);
     assert.equal((await call(a, 'GET', HIDDEN, { headers: bearer(one.key) })).status, 401);
-    await rollKey(second.db, { keyId: two.id, overlap: 0 });
+    await rollKey(second, { keyId: two.id, overlap: 0 });
     assert.equal((await call(a, 'GET', HIDDEN, { headers: bearer(two.key) })).status, 401);
   });
 });
@@ -161,7 +161,7 @@ test('SQLite: last_used_at never waits for another connection’s write lock; th
   t.after(close);
   await seedShop(a);
   const { app } = await testApp(t, 'sqlite', { storage: a, now: () => T0 });
-  const { id, key } = await createKey(a.db, SHOP, 'ci', { now: T0 - 10 });
+  const { id, key } = await createKey(a, SHOP, 'ci', { now: T0 - 10 });
   const lastUsed = async () =>
     (await a.db.selectFrom('api_keys').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow())
       .last_used_at;

@@ -16,7 +16,7 @@ async function setup(t: Parameters<typeof testApp>[0], backend: Parameters<typeo
   const clock = { t: T0 };
   const base = await testApp(t, backend, { now: () => clock.t });
   await seedShop(base.storage);
-  const admin = await createKey(base.storage.db, SHOP, 'admin', { now: T0 });
+  const admin = await createKey(base.storage, SHOP, 'admin', { now: T0 });
   const as = (key: string) => ({
     get: (path = '') => call(base.app, 'GET', KEYS + path, { headers: bearer(key) }),
     post: (path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -73,7 +73,7 @@ eachBackend('the key API', (backend) => {
 
   test('scopes default to the asking key’s; a key grants no scope it lacks', async (t) => {
     const { storage, as } = await setup(t, backend);
-    const manager = await createKey(storage.db, SHOP, 'manager', { scopes: ['keys:manage', 'orders:read'] });
+    const manager = await createKey(storage, SHOP, 'manager', { scopes: ['keys:manage', 'orders:read'] });
     const made = await as(manager.key).post('', { label: 'copy' });
     assert.equal(made.status, 201);
     assert.deepEqual(made.body.scopes, ['orders:read', 'keys:manage']);
@@ -84,17 +84,17 @@ eachBackend('the key API', (backend) => {
       { field: 'scopes', message: 'cannot grant orders:write: this key lacks it' },
     ]);
     // Rolling a key with more scopes than the asking one would grant them too.
-    const full = await createKey(storage.db, SHOP, 'full');
+    const full = await createKey(storage, SHOP, 'full');
     const roll = await as(manager.key).post(`${full.id}/roll`, { overlap_seconds: 0 });
     assert.equal(roll.status, 403);
-    const reader = await createKey(storage.db, SHOP, 'reader', { scopes: ['orders:read'] });
+    const reader = await createKey(storage, SHOP, 'reader', { scopes: ['orders:read'] });
     assert.equal((await as(reader.key).get()).status, 403, 'keys:manage is needed to see keys at all');
   });
 
   test('revoke and roll over HTTP; the secret-bearing answers refuse an Idempotency-Key', async (t) => {
     const { app, storage, admin, as, clock } = await setup(t, backend);
     const orders = `/v2/projects/${SHOP}/orders/`;
-    const ci = await createKey(storage.db, SHOP, 'ci', { scopes: ['orders:read'], now: T0 });
+    const ci = await createKey(storage, SHOP, 'ci', { scopes: ['orders:read'], now: T0 });
     const rolled = await as(admin.key).post(`${ci.id}/roll`, { overlap_seconds: 3600 });
     assert.equal(rolled.status, 201, rolled.text);
     assert.deepEqual(
@@ -132,7 +132,7 @@ eachBackend('the key API', (backend) => {
 
   test("another project's keys are out of reach: 404, and its key is 401 here", async (t) => {
     const { app, storage, admin, as } = await setup(t, backend);
-    const foreign = await createKey(storage.db, OTHER, 'theirs');
+    const foreign = await createKey(storage, OTHER, 'theirs');
     for (const path of [`${foreign.id}/revoke`, `${foreign.id}/roll`]) {
       const res = await as(admin.key).post(path, path.endsWith('roll') ? { overlap_seconds: 0 } : undefined);
       assert.equal(res.status, 404, path);

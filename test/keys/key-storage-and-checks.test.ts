@@ -32,7 +32,7 @@ eachBackend('API keys', (backend) => {
   test('only a hash is stored; list shows no secret; revocation works at once', async (t) => {
     const { app, storage } = await testApp(t, backend);
     await seedShop(storage);
-    const { id, key } = await createKey(storage.db, 'shop', 'ci');
+    const { id, key } = await createKey(storage, 'shop', 'ci');
     const row = await storage.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     assert.equal(row.hash, hashKey(key));
     assert.equal(row.hash, createHash('sha256').update(key).digest('hex'));
@@ -47,23 +47,23 @@ eachBackend('API keys', (backend) => {
     assert.ok(!JSON.stringify(row).includes(key.slice(4, 20)), 'no part of the key is stored');
     const url = '/v2/projects/shop/products/?fetch_hidden=true';
     assert.equal((await call(app, 'GET', url, { headers: bearer(key) })).status, 200);
-    const listed = await listKeys(storage.db, 'shop');
+    const listed = await listKeys(storage, 'shop');
     assert.deepEqual(
       listed.map((k) => [k.id, k.label]),
       [[id, 'ci']],
     );
     assert.ok(listed[0].last_used_at! >= row.created_at); // written on first use
-    assert.equal(await revokeKey(storage.db, id), true);
+    assert.equal(await revokeKey(storage, id), true);
     assert.equal((await call(app, 'GET', url, { headers: bearer(key) })).status, 401);
-    assert.equal(await revokeKey(storage.db, id), false);
-    assert.deepEqual(await listKeys(storage.db, 'shop'), []);
+    assert.equal(await revokeKey(storage, id), false);
+    assert.deepEqual(await listKeys(storage, 'shop'), []);
   });
 
   test('every kind of bad key is 401 with WWW-Authenticate', async (t) => {
     const { app, storage } = await testApp(t, backend);
     await seedShop(storage);
-    const other = (await createKey(storage.db, 'other')).key;
-    const good = (await createKey(storage.db, 'shop')).key;
+    const other = (await createKey(storage, 'other')).key;
+    const good = (await createKey(storage, 'shop')).key;
     const wrongCheck = good.slice(0, -1) + (good.endsWith('a') ? 'b' : 'a');
     const headers: Record<string, string>[] = [
       {},
@@ -123,7 +123,7 @@ eachBackend('API keys', (backend) => {
   test("another project's key, an unknown key and a revoked key are all 401", async (t) => {
     const { app, storage } = await testApp(t, backend);
     await seedShop(storage);
-    const otherKey = (await createKey(storage.db, 'other')).key;
+    const otherKey = (await createKey(storage, 'other')).key;
     const unknown = generateKey();
     for (const key of [otherKey, unknown]) {
       const res = await app.inject({
@@ -142,11 +142,11 @@ test('revocation takes effect at once in another process (two connections to one
   await seedShop(first);
   const a = (await testApp(t, 'sqlite', { storage: first })).app;
   const b = (await testApp(t, 'sqlite', { storage: second })).app;
-  const { id, key } = await createKey(first.db, 'shop');
+  const { id, key } = await createKey(first, 'shop');
   const ask = (app: typeof a) =>
     app.inject({ url: '/v2/projects/shop/products/3?fetch_hidden=true', headers: { authorization: `Bearer ${key}` } });
   assert.equal((await ask(b)).statusCode, 200);
-  assert.equal(await revokeKey(first.db, id), true);
+  assert.equal(await revokeKey(first, id), true);
   assert.equal((await ask(b)).statusCode, 401);
   assert.equal((await ask(a)).statusCode, 401);
 });

@@ -86,9 +86,9 @@ eachBackend('users and orders access', (backend) => {
 
   it('answers 401 for a revoked key, at once', async (t) => {
     const { send, storage } = await setup(t);
-    const { id, key } = await createKey(storage.db, SHOP, 'soon revoked');
+    const { id, key } = await createKey(storage, SHOP, 'soon revoked');
     assert.equal((await send(ENDPOINTS[2], `Bearer ${key}`)).statusCode, 200);
-    assert.equal(await revokeKey(storage.db, id), true);
+    assert.equal(await revokeKey(storage, id), true);
     for (const e of ENDPOINTS) assertUnauthorized(await send(e, `Bearer ${key}`), `${e.method} ${e.path}`);
   });
 

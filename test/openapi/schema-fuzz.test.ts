@@ -301,7 +301,7 @@ eachBackend('schema-driven fuzzing of every operation of the document', (backend
         webhooks: { allowPrivate: true },
       });
       await seedShop(storage);
-      const own = await createKey(storage.db, 'shop', 'fuzz');
+      const own = await createKey(storage, 'shop', 'fuzz');
       const document = JSON.parse((await app.inject('/v2/openapi.json')).body) as Json;
       const judge = new Judge(document);
       const operations = operationsOf(document);

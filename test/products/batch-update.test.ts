@@ -16,7 +16,7 @@ const P = `/v2/projects/${SHOP}`;
 async function setup(t: TestContext, backend: Backend) {
   const built = await testApp(t, backend);
   await seedShop(built.storage);
-  await createEndpoint(built.storage.db, SHOP, 'http://127.0.0.1:9/hook', undefined, Math.floor(Date.now() / 1000));
+  await createEndpoint(built.storage, SHOP, 'http://127.0.0.1:9/hook', undefined, Math.floor(Date.now() / 1000));
   const key = await built.key(SHOP);
   const db = built.storage.db;
   const patch = (products: unknown, headers: Record<string, string> = {}, url = `${P}/products/`) =>

@@ -103,7 +103,7 @@ eachBackend('kept product counts', (backend) => {
     assert.deepEqual(before, await freshCounts(storage));
 
     // The API's totals are the kept ones, public and with hidden products.
-    const token = (await createKey(storage.db, 'shop', 'test')).key;
+    const token = (await createKey(storage, 'shop', 'test')).key;
     for (const id of [0, ...categories]) {
       const counts = before.get(`shop/${id}`) ?? { visible: 0, total: 0 };
       const q = id === 0 ? '' : `&category=${id}`;

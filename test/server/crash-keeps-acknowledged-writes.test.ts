@@ -49,7 +49,7 @@ eachBackend('crash safety', (backend) => {
     const setup = connect(url);
     await migrateToLatest(setup.db);
     await importDocument(setup.db, shopDocument());
-    const { key } = await createKey(setup.db, 'shop');
+    const { key } = await createKey(setup, 'shop');
     await setup.close();
 
     const acked = new Map<number, number>(); // record -> last acknowledged value

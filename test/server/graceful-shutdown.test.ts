@@ -25,7 +25,7 @@ test(
     const setup = connect(url);
     await migrateToLatest(setup.db);
     await importDocument(setup.db, shopDocument());
-    const { key } = await createKey(setup.db, 'shop');
+    const { key } = await createKey(setup, 'shop');
     await setup.close();
 
     const server = await startServe(t, { DATABASE_URL: url, LOG_LEVEL: 'info' }, { fullLog: true });

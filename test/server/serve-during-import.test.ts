@@ -31,7 +31,7 @@ test('a server on the file answers every request while a CLI import of many reco
   const setup = connect(url);
   await migrateToLatest(setup.db);
   await importDocument(setup.db, shopDocument());
-  const { key } = await createKey(setup.db, 'shop');
+  const { key } = await createKey(setup, 'shop');
   await setup.close();
 
   const file = join(dir, 'many.ndjson');

@@ -146,7 +146,7 @@ async function mixedSides(t: TestContext) {
       await importDocument(storage.db, mixedCatalog());
       const app = await buildApp({ storage });
       t.after(() => app.close());
-      return { backend, app, key: (await createKey(storage.db, MIXED_PROJECT, 'compare')).key };
+      return { backend, app, key: (await createKey(storage, MIXED_PROJECT, 'compare')).key };
     }),
   );
 }

@@ -80,7 +80,7 @@ suite('PostgreSQL outage under load, against a real server process', { skip: PG_
     const setup = connect(db.url);
     await migrateToLatest(setup.db);
     await importDocument(setup.db, mixedCatalog());
-    const { key } = await createKey(setup.db, MIXED_PROJECT, 'load');
+    const { key } = await createKey(setup, MIXED_PROJECT, 'load');
     await setup.close();
 
     const proxy = new TcpProxy(Number(new URL(PG_URL!).port || 5432));

@@ -28,7 +28,7 @@ describe('PostgreSQL read replicas: a private primary and a streaming standby', 
       try {
         await migrateToLatest(storage.db);
         await seedShop(storage);
-        key = (await createKey(storage.db, SHOP, 'test')).key;
+        key = (await createKey(storage, SHOP, 'test')).key;
       } finally {
         await storage.close();
       }

@@ -64,7 +64,7 @@ export function suiteApp(
 }
 
 function keyMaker(storage: Storage): TestApp['key'] {
-  return async (projectId, options) => (await createKey(storage.db, projectId, 'test', options)).key;
+  return async (projectId, options) => (await createKey(storage, projectId, 'test', options)).key;
 }
 
 // Every app builds the same document, so its compiled checker is shared across tests.

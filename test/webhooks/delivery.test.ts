@@ -307,11 +307,11 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     assert.deepEqual(list.body.data[0].events, ['product.updated', 'import.completed']);
     assert.ok(!list.text.includes('whsec_'));
 
-    const reader = (await createKey(app.storage.db, SHOP, 'r', { scopes: ['orders:read'] })).key;
+    const reader = (await createKey(app.storage, SHOP, 'r', { scopes: ['orders:read'] })).key;
     const forbidden = await call(app, 'GET', HOOKS, { headers: bearer(reader) });
     assert.equal(forbidden.status, 403);
     assert.deepEqual(forbidden.body.error.details, [{ field: 'scope', message: 'requires webhooks:manage' }]);
-    const otherKey = (await createKey(app.storage.db, OTHER, 'o')).key;
+    const otherKey = (await createKey(app.storage, OTHER, 'o')).key;
     const other = (path: string, method: Method = 'GET') =>
       call(app, method, `/v2/projects/${OTHER}/webhooks/${path}`, { headers: bearer(otherKey) });
     assert.equal((await other(`${endpoint.id}/deliveries`)).status, 404);
@@ -362,7 +362,7 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     // Stored without the check (as if its name had resolved elsewhere when it was created):
     // the delivery is refused when the name resolves to loopback now.
     const port = new URL(receiver.url).port;
-    const { info } = await createEndpoint(storage.db, SHOP, `http://localhost:${port}/hooks`, undefined, 1);
+    const { info } = await createEndpoint(storage, SHOP, `http://localhost:${port}/hooks`, undefined, 1);
     await api('POST', '/products/1', { price: 5 });
     const first = async () => (await api('GET', `/webhooks/${info.id}/deliveries`)).body.data[0];
     await until(async () => (await first())?.attempts.length === 1, 'the refused attempt');

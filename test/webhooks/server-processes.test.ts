@@ -35,8 +35,8 @@ async function setup(t: TestContext, backend: Backend) {
   const db = connect(url);
   await migrateToLatest(db.db);
   await importDocument(db.db, shopDocument());
-  const { key } = await createKey(db.db, SHOP);
-  const { info, secret } = await createEndpoint(db.db, SHOP, receiver.url, undefined, 1);
+  const { key } = await createKey(db, SHOP);
+  const { info, secret } = await createEndpoint(db, SHOP, receiver.url, undefined, 1);
   await db.close();
   receiver.secrets.push(secret);
   return { url, key, receiver, endpointId: info.id };
@@ -149,7 +149,7 @@ eachBackend('webhooks across server processes', (backend) => {
     const server = await startServe(t, { DATABASE_URL: url, ...ENV });
     const db = connect(url);
     t.after(() => db.close());
-    const { key } = await createKey(db.db, SHOP);
+    const { key } = await createKey(db, SHOP);
     await fetch(`${server.url}/v2/projects/${SHOP}/orders/1`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

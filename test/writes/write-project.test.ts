@@ -19,7 +19,7 @@ eachBackend('the write unit', (backend) => {
   before(async () => {
     storage = await openStorage(backend);
     await seedShop(storage);
-    await createEndpoint(storage.db, SHOP, 'http://127.0.0.1:9/hook', undefined, Math.floor(Date.now() / 1000));
+    await createEndpoint(storage, SHOP, 'http://127.0.0.1:9/hook', undefined, Math.floor(Date.now() / 1000));
   });
   after(() => storage.close());
 

@@ -2,7 +2,8 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Product, type ProductBatchItem } from 'storefront-client';
 import { messageOf } from '../format.js';
-import { currencyDigits, fromUnits, toUnits } from '../money.js';
+import { fromUnits, toUnits } from '../money.js';
+import { priceProblem, stockProblem } from '../product-fields.js';
 import { Action } from '../parts/action.js';
 import { ListTable } from '../parts/list-table.js';
 import { guardLeaving } from '../router.js';
@@ -65,10 +66,10 @@ function changesOf(p: Product, e: Edit): Omit<ProductBatchItem, 'id' | 'handle' 
 /** Problems the browser can see before sending: an amount or a count that is not one. */
 function checkEdit(p: Product, e: Edit): Partial<Record<Cell, string>> {
   const found: Partial<Record<Cell, string>> = {};
-  const digits = currencyDigits(p.currency);
-  if (fromUnits(e.price, p.currency) === undefined)
-    found.price = digits === 0 ? `a whole number of ${p.currency}` : `an amount with at most ${digits} decimals`;
-  if (e.inventory_type === 'advanced' && !/^-?\d+$/.test(e.stock.trim())) found.stock = 'a whole number';
+  const price = priceProblem(e.price, p.currency);
+  if (price) found.price = price;
+  const stock = e.inventory_type === 'advanced' && stockProblem(e.stock);
+  if (stock) found.stock = stock;
   return found;
 }
 

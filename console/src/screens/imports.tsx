@@ -105,8 +105,8 @@ export function Imports(): JSX.Element {
       <section class="card" aria-labelledby="upload-h">
         <h2 id="upload-h">Import a file</h2>
         <p class="muted">
-          A JSON document or NDJSON lines in the import format (README, “Import format”), or products as CSV (as the
-          products export writes it). One import is all or nothing: check it with a dry run first, then apply it.
+          A JSON document or NDJSON lines in the import format (docs/API.md, “Import format”), or products as CSV (as
+          the products export writes it). One import is all or nothing: check it with a dry run first, then apply it.
         </p>
         <div class="filters">
           <label>

@@ -3,7 +3,8 @@ import { field } from '../format.js';
 import { useState } from 'preact/hooks';
 import { ApiError, type Product, type ProductUpdate } from 'storefront-client';
 import { messageOf } from '../format.js';
-import { currencyDigits, formatMoney, fromUnits, toUnits } from '../money.js';
+import { formatMoney, fromUnits, toUnits } from '../money.js';
+import { priceProblem, stockProblem } from '../product-fields.js';
 import { Action } from '../parts/action.js';
 import { api } from '../session.js';
 
@@ -37,15 +38,14 @@ export function ProductRow({
     if (name !== product.name) change.name = name;
     const priceText = field(form, 'price');
     const price = fromUnits(priceText, product.currency);
-    const digits = currencyDigits(product.currency);
-    if (price === undefined)
-      found.price =
-        digits === 0 ? `a whole number of ${product.currency}` : `an amount with at most ${digits} decimals`;
+    const priceWrong = priceProblem(priceText, product.currency);
+    if (priceWrong) found.price = priceWrong;
     else if (price !== product.price) change.price = price;
     if (inventory !== product.inventory_type) change.inventory_type = inventory;
     if (inventory === 'advanced') {
       const stock = field(form, 'stock_quantity');
-      if (!/^-?\d+$/.test(stock.trim())) found.stock_quantity = 'a whole number';
+      const stockWrong = stockProblem(stock);
+      if (stockWrong) found.stock_quantity = stockWrong;
       else if (Number(stock) !== product.stock_quantity || change.inventory_type) change.stock_quantity = Number(stock);
     } else {
       const inStock = form.get('in_stock') === 'on';

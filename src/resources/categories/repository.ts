@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Reads } from '../../db/reads.js';
 import type { CategoryNode } from './schemas.js';
 
 /**
@@ -7,10 +6,10 @@ import type { CategoryNode } from './schemas.js';
  * (case-insensitively, then id). One query; the nesting is done here.
  */
 export async function categoryForest(
-  db: Kysely<Database>,
+  reads: Reads,
   projectId: string,
 ): Promise<{ roots: CategoryNode[]; byId: Map<number, CategoryNode> }> {
-  const rows = await db
+  const rows = await reads.general
     .selectFrom('categories')
     .select(['id', 'handle', 'name', 'parent_id'])
     .where('project_id', '=', projectId)

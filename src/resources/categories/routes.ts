@@ -22,7 +22,7 @@ export async function categoryRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: CategoryTree, ...errorResponses(400, 404) },
     },
     handler: async (request) => {
-      const { roots, byId } = await categoryForest(request.reads.general, request.project.id);
+      const { roots, byId } = await categoryForest(request.reads, request.project.id);
       const rootId = request.query['root-category'];
       if (rootId === undefined) return roots;
       const root = byId.get(rootId);
@@ -44,7 +44,7 @@ export async function categoryRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const ref = parseRef(request.params.category, 'category');
-      const { byId } = await categoryForest(request.reads.general, request.project.id);
+      const { byId } = await categoryForest(request.reads, request.project.id);
       const node = 'id' in ref ? byId.get(ref.id) : [...byId.values()].find((c) => c.handle === ref.handle);
       if (!node) throw new ApiError(404, `category ${JSON.stringify(request.params.category)} not found`);
       return node;

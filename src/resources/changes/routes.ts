@@ -77,7 +77,9 @@ export async function changeRoutes(
       // deployment) is answered as a cursor the feed no longer knows: the reader's remedy is
       // the same, start again without it (docs/API.md, "Decisions").
       if (!cursor) throw new ApiError(410, 'this is not a cursor of this feed: start again without since');
-      return readChanges(app.storage.db, {
+      // The primary's handle, not the request's: a replica may cancel a long read for a
+      // recovery conflict, and its statements would then finish on another database.
+      return readChanges(app.storage.reads, {
         projectId: request.project.id,
         cursor,
         limit: q.limit ?? DEFAULT_LIMIT,

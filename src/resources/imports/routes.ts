@@ -7,7 +7,7 @@ import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js
 import { type ImportFormat, type Spooled, checkDeclaredLength, removeSpool, spool } from '../../imports/spool.js';
 import { headerProblems } from '../products/csv-columns.js';
 import { readCsvHeader } from '../../import/csv.js';
-import { createJob, findJob, isFinished, listJobs, presentJob } from '../../imports/store.js';
+import { isFinished, presentJob } from '../../imports/store.js';
 import {
   ImportAccepted,
   ImportBody,
@@ -155,7 +155,8 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
         const spooled = uploads.get(request);
         if (!spooled) throw unsupported();
         const projectId = request.project.id;
-        const job = await createJob(app.storage.db, {
+        const runner = app.imports.runner;
+        const job = await runner.queue({
           projectId,
           format: (request.body as { format: ImportFormat }).format,
           bytes: spooled.bytes,
@@ -165,8 +166,6 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
           now: Math.floor(Date.now() / 1000),
         });
         spooled.taken = true;
-        const runner = app.imports.runner;
-        runner.kick();
         const id = Number(job.id);
         reply.header('location', locationOf(projectId, id));
         const wait = preferredWait(request.headers.prefer);
@@ -199,7 +198,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: ImportList, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
-      const rows = await listJobs(app.storage.db, request.project.id);
+      const rows = await app.imports.runner.list(request.project.id);
       return { data: rows.map((row) => presentJob(row, app.imports.runner.live(Number(row.id)))) };
     },
   });
@@ -217,7 +216,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.import_id;
-      const row = await findJob(app.storage.db, request.project.id, id);
+      const row = await app.imports.runner.find(request.project.id, id);
       if (!row) throw new ApiError(404, `import ${id} not found`);
       return presentJob(row, app.imports.runner.live(id));
     },

@@ -29,7 +29,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: EmptyQuery,
       response: { 200: KeyList, ...errorResponses(400, 401, 404) },
     },
-    handler: async (request) => ({ data: await listKeys(app.storage.db, request.project.id, app.keys.now()) }),
+    handler: async (request) => ({ data: await listKeys(app.storage, request.project.id, app.keys.now()) }),
   });
 
   app.get('/keys/current', {
@@ -46,7 +46,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: Type.Ref('CurrentKey'), ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => {
-      const found = await findKeyInfo(app.storage.db, request.project.id, request.apiKeyId!);
+      const found = await findKeyInfo(app.storage, request.project.id, request.apiKeyId!);
       // Revoked between the check and this read: as if it had been refused a moment sooner.
       if (!found) throw new ApiError(401, 'the API key is not valid');
       return found;
@@ -69,7 +69,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       const { label, scopes, expires_in_days: days } = request.body;
       const granted = scopes ?? [...request.apiKeyScopes!];
       refuseUngranted(request, granted);
-      const made = await createKey(app.storage.db, request.project.id, label, {
+      const made = await createKey(app.storage, request.project.id, label, {
         scopes: granted,
         expiresIn: days === undefined ? undefined : days * 86_400,
         now: app.keys.now(),
@@ -92,7 +92,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const keyId = request.params.key_id;
-      const revoked = await revokeTarget(app.storage.db, {
+      const revoked = await revokeTarget(app.storage, {
         keyId,
         projectId: request.project.id,
         now: app.keys.now(),
@@ -103,7 +103,14 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/keys/:key_id/roll', {
-    config: { ...manage, answerHoldsSecret: true },
+    config: {
+      ...manage,
+      answerHoldsSecret: true,
+      exists: async (request) => {
+        const id = (request.params as { key_id: number }).key_id;
+        return (await findKeyInfo(app.storage, request.project.id, id)) !== undefined;
+      },
+    },
     schema: {
       operationId: 'rollKey',
       summary: 'Roll a key',
@@ -117,7 +124,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request, reply) => {
       const keyId = request.params.key_id;
-      const rolled = await rollKey(app.storage.db, {
+      const rolled = await rollKey(app.storage, {
         keyId,
         projectId: request.project.id,
         overlap: request.body.overlap_seconds,

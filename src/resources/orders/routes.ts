@@ -61,7 +61,14 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/orders/:order_id', {
-    config: { auth: 'key', scope: 'orders:write' },
+    config: {
+      auth: 'key',
+      scope: 'orders:write',
+      exists: async (request) => {
+        const id = (request.params as { order_id: number }).order_id;
+        return (await getOrder(request.reads, request.project.id, id)) !== undefined;
+      },
+    },
     schema: {
       operationId: 'updateOrder',
       summary: 'Update an order',

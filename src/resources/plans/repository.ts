@@ -1,9 +1,15 @@
+import type { Reads } from '../../db/reads.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { presentPlan } from './present.js';
 import type { Plan } from './schemas.js';
 
 /** Plans with their prices; `onlyActive` for the public list, `id` for one plan, `ids` for a page of the feed. */
+/** The project's plans as the routes read them: one by id is a point read. */
+export function readPlans(reads: Reads, projectId: string, where: Parameters<typeof findPlans>[2]): Promise<Plan[]> {
+  return findPlans(where.id === undefined ? reads.general : reads.point, projectId, where);
+}
+
 export async function findPlans(
   db: Kysely<Database>,
   projectId: string,

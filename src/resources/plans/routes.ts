@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
 import { EmptyQuery, errorResponses, ProjectParams } from '../../http/schemas.js';
-import { findPlans } from './repository.js';
+import { readPlans } from './repository.js';
 import { PlanList, PlanListQuery, PlanParams } from './schemas.js';
 
 export async function planRoutes(fastify: FastifyInstance): Promise<void> {
@@ -23,7 +23,7 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
       response: { 200: PlanList, ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => ({
-      data: await findPlans(request.reads.general, request.project.id, {
+      data: await readPlans(request.reads, request.project.id, {
         onlyActive: request.query.fetch_inactive !== true,
       }),
     }),
@@ -42,7 +42,7 @@ export async function planRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.plan_id;
-      const [plan] = await findPlans(request.reads.general, request.project.id, { id });
+      const [plan] = await readPlans(request.reads, request.project.id, { id });
       if (!plan) throw new ApiError(404, `plan ${id} not found`);
       return plan;
     },

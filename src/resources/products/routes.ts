@@ -96,7 +96,14 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   });
 
   app.post('/products/:product', {
-    config: { auth: 'key', scope: 'products:write' },
+    config: {
+      auth: 'key',
+      scope: 'products:write',
+      exists: async (request) => {
+        const { product } = request.params as { product: string };
+        return !!(await findProduct(request.reads, request.project.id, parseRef(product, 'product'), true));
+      },
+    },
     schema: {
       operationId: 'updateProduct',
       summary: 'Update a product',
@@ -112,7 +119,7 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       const ref = parseRef(request.params.product, 'product');
       const { currency } = request.project;
       const precondition = ifMatch(request, reply);
-      const row = await updateProduct(
+      const updated = await updateProduct(
         app.storage,
         request.project.id,
         ref,
@@ -123,9 +130,8 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
             precondition(presentProduct(current, currency, categories.get(current.id) ?? []));
           }),
       );
-      if (!row) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
-      const categories = await categoryIdsOf(app.storage.db, request.project.id, [row.id]);
-      return presentProduct(row, request.project.currency, categories.get(row.id) ?? []);
+      if (!updated) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
+      return presentProduct(updated.row, currency, updated.categoryIds);
     },
   });
 }

@@ -1,21 +1,22 @@
 import type { Kysely } from 'kysely';
+import { inPlace } from '../../cache/invalidation.js';
 import { forUpdate } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { invalid } from '../../errors.js';
 import type { Ref } from '../../http/params.js';
 import { type WriteContext, writeProject } from '../../writes/write-project.js';
-import { GramDeltas } from './gram-deltas.js';
-import { writeGramDeltas } from './grams.js';
+import { productsDescriptor } from './descriptor.js';
+import { categoryIdsOf } from './repository.js';
 import { type ProductRow, nameKey, searchText } from './present.js';
 import type { ProductUpdate } from './schemas.js';
-import { WordIndex } from './search/postings.js';
 
 /**
  * Applies a partial update in one write of the project (src/writes/). The row is locked
  * while the inventory rules are judged against the type the product will have after this
  * update, so two concurrent updates of different fields both survive. `check` runs on the
  * locked current row before anything is written (If-Match): it throws to refuse the update,
- * and then nothing changes. Undefined when there is no such product.
+ * and then nothing changes. The updated row with its category ids, read in the write;
+ * undefined when there is no such product.
  */
 export async function updateProduct(
   storage: { db: Kysely<Database> },
@@ -23,7 +24,7 @@ export async function updateProduct(
   ref: Ref,
   changes: ProductUpdate,
   check?: (trx: Kysely<Database>, current: ProductRow) => Promise<void>,
-): Promise<ProductRow | undefined> {
+): Promise<{ row: ProductRow; categoryIds: number[] } | undefined> {
   const write = await writeProject(storage, projectId, async (ctx) => {
     const trx = ctx.db;
     let q = trx.selectFrom('products').selectAll().where('project_id', '=', projectId);
@@ -34,13 +35,11 @@ export async function updateProduct(
     const writer = new ProductWriter(ctx, Math.floor(Date.now() / 1000));
     const row = await writer.apply(current, columnsToSet(current, changes));
     await writer.finish();
-    return row;
+    const categoryIds = (await categoryIdsOf(trx, projectId, [current.id])).get(current.id) ?? [];
+    return { row, categoryIds };
   });
   return write.value;
 }
-
-/** Fields no list filters, orders or counts by. */
-const IN_PLACE = new Set<string>(['in_stock', 'stock_quantity', 'inventory_type']);
 
 /**
  * Writes product updates inside one write of the project: each row's changed columns, the
@@ -49,9 +48,6 @@ const IN_PLACE = new Set<string>(['in_stock', 'stock_quantity', 'inventory_type'
  * "unchanged": no `updated_at`, no change-feed entry, no event).
  */
 export class ProductWriter {
-  private readonly grams = new GramDeltas();
-  /** renamed products: their stored row and new search text, for `q`'s postings */
-  private readonly renamed: { current: ProductRow; text: string }[] = [];
   private readonly inPlace: number[] = [];
   private readonly moved: number[] = [];
 
@@ -68,32 +64,28 @@ export class ProductWriter {
     if (changed.length === 0) return current;
     const write: Partial<ProductRow> = { updated_at: this.now };
     for (const column of changed) Object.assign(write, { [column]: set[column as keyof ProductRow] });
+    // A new name changes the kept search-gram counts and `q`'s postings: the write's tally
+    // takes the product out as stored, and back as written below (tally.ts).
+    const tally = write.search_text !== undefined ? this.ctx.tally(productsDescriptor) : undefined;
+    await tally?.remove([current.id]);
     await this.ctx.db
       .updateTable('products')
       .set(write)
       .where('project_id', '=', this.ctx.projectId)
       .where('id', '=', current.id)
       .execute();
-    if (write.search_text !== undefined) {
-      // A new name: the kept search-gram counts follow (grams.ts).
-      this.grams.add(current.search_text, current.show_in_store === 1, -1);
-      this.grams.add(write.search_text, current.show_in_store === 1, 1);
-      this.renamed.push({ current, text: write.search_text });
+    const row = { ...current, ...write };
+    if (tally) {
+      const categoryIds = (await categoryIdsOf(this.ctx.db, this.ctx.projectId, [row.id])).get(row.id) ?? [];
+      await tally.add([{ row, children: { product_categories: categoryIds.map((category_id) => ({ category_id })) } }]);
     }
-    // Stock alone moves the product in no list: the lists' totals stay (type-versions.ts).
-    (changed.every((column) => IN_PLACE.has(column)) ? this.inPlace : this.moved).push(current.id);
-    return { ...current, ...write };
+    // Fields no list reads move the product in no list: the lists' totals stay (cache/invalidation.ts).
+    (inPlace(changed) ? this.inPlace : this.moved).push(current.id);
+    return row;
   }
 
-  /** Writes the grams and declares the changes: call once, after the last apply. */
+  /** Declares the changes: call once, after the last apply. */
   async finish(): Promise<void> {
-    if (this.renamed.length > 0) {
-      await writeGramDeltas(this.ctx.db, this.ctx.projectId, this.grams);
-      const words = new WordIndex(this.ctx.db, this.ctx.projectId);
-      await words.remove(this.renamed.map((r) => r.current));
-      for (const r of this.renamed) await words.add(r.current.id, r.text);
-      await words.flush();
-    }
     await this.ctx.changedInPlace('product', this.inPlace);
     await this.ctx.changed('product', this.moved);
   }

@@ -9,7 +9,7 @@ import {
   createEndpoint,
   deleteEndpoint,
   enableEndpoint,
-  findEndpoint,
+  hasEndpoint,
   listDeliveries,
   listEndpoints,
   replayMessage,
@@ -53,7 +53,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: EmptyQuery,
       response: { 200: WebhookEndpointList, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request) => ({ data: await listEndpoints(app.storage.db, request.project.id, seconds()) }),
+    handler: async (request) => ({ data: await listEndpoints(app.storage, request.project.id, seconds()) }),
   });
 
   app.post('/webhooks/', {
@@ -78,7 +78,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
         throw e;
       }
       try {
-        const made = await createEndpoint(app.storage.db, request.project.id, url, events, seconds());
+        const made = await createEndpoint(app.storage, request.project.id, url, events, seconds());
         reply.code(201);
         return { ...made.info, secret: made.secret };
       } catch (e) {
@@ -99,7 +99,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.endpoint_id;
-      if (!(await deleteEndpoint(app.storage.db, id, request.project.id))) throw endpointNotFound(id);
+      if (!(await deleteEndpoint(app.storage, id, request.project.id))) throw endpointNotFound(id);
       return { id, deleted: true as const };
     },
   });
@@ -116,14 +116,19 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.endpoint_id;
-      const info = await enableEndpoint(app.storage.db, id, seconds(), request.project.id);
+      const info = await enableEndpoint(app.storage, id, seconds(), request.project.id);
       if (!info) throw endpointNotFound(id);
       return info;
     },
   });
 
   app.post('/webhooks/:endpoint_id/roll-secret', {
-    config: { ...manage, answerHoldsSecret: true },
+    config: {
+      ...manage,
+      answerHoldsSecret: true,
+      exists: (request) =>
+        hasEndpoint(app.storage, (request.params as { endpoint_id: number }).endpoint_id, request.project.id),
+    },
     schema: {
       operationId: 'rollWebhookSecret',
       summary: "Roll a webhook endpoint's secret",
@@ -136,7 +141,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const id = request.params.endpoint_id;
       const rolled = await rollSecret(
-        app.storage.db,
+        app.storage,
         id,
         request.body.overlap_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS,
         seconds(),
@@ -159,8 +164,9 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.endpoint_id;
-      if (!(await findEndpoint(app.storage.db, id, request.project.id))) throw endpointNotFound(id);
-      return { data: await listDeliveries(app.storage.db, id) };
+      const data = await listDeliveries(app.storage, id, request.project.id);
+      if (!data) throw endpointNotFound(id);
+      return { data };
     },
   });
 
@@ -178,7 +184,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const { message_id: messageId } = request.params;
-      const endpoints = await replayMessage(app.storage.db, messageId, app.webhooks.now(), request.project.id);
+      const endpoints = await replayMessage(app.storage, messageId, app.webhooks.now(), request.project.id);
       if (!endpoints) throw new ApiError(404, `message ${messageId} not found (or no longer kept)`);
       return { message_id: messageId, endpoints };
     },

@@ -1,6 +1,6 @@
 import type { CountScope } from '../../../cache/count-cache.js';
 import type { RecordCache, RecordScope } from '../../../cache/record-cache.js';
-import { readsStock } from '../../../cache/versioned-key.js';
+import { readsStock } from '../../../cache/invalidation.js';
 import type { Reads } from '../../../db/reads.js';
 import type { ProductFilter } from '../list.js';
 import { presentedProducts } from '../presented.js';
