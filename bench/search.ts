@@ -149,7 +149,9 @@ async function recall(ctx: SearchContext, samples: Sample[]) {
 async function foundInTen(ctx: SearchContext, text: string, id: number): Promise<boolean> {
   try {
     const url = `${ctx.base}/products/?q=${encodeURIComponent(text)}&perpage=10`;
-    const answer = (await (await fetch(url, { signal: AbortSignal.timeout(30_000) })).json()) as { data?: { id: number }[] };
+    const answer = (await (await fetch(url, { signal: AbortSignal.timeout(30_000) })).json()) as {
+      data?: { id: number }[];
+    };
     return answer.data?.some((x) => x.id === id) ?? false;
   } catch {
     return false;

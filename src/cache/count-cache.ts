@@ -1,3 +1,4 @@
+import type { Facets } from '../resources/products/search/facets.js';
 import { Lru } from './lru.js';
 import type { CacheKind } from './invalidation.js';
 import { type VersionedProject, versionedKey } from './versioned-key.js';
@@ -76,5 +77,5 @@ export interface ListPage {
   ids: number[];
   total: number;
   /** a shopper search's facets (src/resources/products/search/facets.ts), when asked */
-  facets?: import('../resources/products/search/facets.js').Facets;
+  facets?: Facets;
 }

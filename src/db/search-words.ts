@@ -26,13 +26,20 @@ export async function insertPostings(db: Kysely<Database>, projectId: string, ro
 }
 
 /** Adds the words the vocabulary lacks, marked with the write's data_version. */
-export async function insertWords(db: Kysely<Database>, projectId: string, words: string[], seq: number): Promise<void> {
+export async function insertWords(
+  db: Kysely<Database>,
+  projectId: string,
+  words: string[],
+  seq: number,
+): Promise<void> {
   for (let i = 0; i < words.length; i += CHUNK) {
     const chunk = words.slice(i, i + CHUNK);
     const source = isPostgres(db)
       ? sql`select ${projectId}::text, w, ${seq}::bigint from unnest(${chunk}::text[]) as w`
       : sql`select ${projectId}, value, ${seq} from json_each(${JSON.stringify(chunk)}) where true`;
-    await sql`insert into search_words (project_id, word, seq) ${source} on conflict (project_id, word) do nothing`.execute(db);
+    await sql`insert into search_words (project_id, word, seq) ${source} on conflict (project_id, word) do nothing`.execute(
+      db,
+    );
   }
 }
 

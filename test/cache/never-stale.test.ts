@@ -183,11 +183,14 @@ async function run(t: TestContext, backend: 'sqlite' | 'postgres', broken: Broke
       } else if (roll === 7) {
         // A stock update leaves the lists' version; lists and facets that read stock still follow it.
         const list = await get(app, `/products/?inventory_type=advanced&in_stock=true&facets=in_stock,inventory_type`);
-        if (list.meta.total < floor.stock.size) stale.push(`in_stock total ${list.meta.total}, acknowledged ${floor.stock.size}`);
+        if (list.meta.total < floor.stock.size)
+          stale.push(`in_stock total ${list.meta.total}, acknowledged ${floor.stock.size}`);
         if (list.meta.facets.in_stock.true < floor.stock.size)
           stale.push(`in_stock facet ${list.meta.facets.in_stock.true}, acknowledged ${floor.stock.size}`);
         if (list.meta.facets.inventory_type.advanced < floor.stock.size)
-          stale.push(`inventory_type facet ${list.meta.facets.inventory_type.advanced}, acknowledged ${floor.stock.size}`);
+          stale.push(
+            `inventory_type facet ${list.meta.facets.inventory_type.advanced}, acknowledged ${floor.stock.size}`,
+          );
       } else if (roll === 4) {
         for (const o of (await get(app, '/orders/?perpage=100')).data) olderNote(floor, 'orders list', o);
       } else {

@@ -49,7 +49,13 @@ test('query words: case folded, diacritics stripped, punctuation splits', () => 
 });
 
 test('chosen price ranges: five round ranges holding min to max', () => {
-  for (const [min, max] of [[0, 0], [300, 4900], [999, 1001], [0, 123_456], [5000, 5000]]) {
+  for (const [min, max] of [
+    [0, 0],
+    [300, 4900],
+    [999, 1001],
+    [0, 123_456],
+    [5000, 5000],
+  ]) {
     const ranges = chosenRanges(min, max);
     assert.equal(ranges.length, 5);
     const width = ranges[0].to! - ranges[0].from!;
@@ -83,7 +89,12 @@ function randomQuery(r: () => number): RefQuery {
   if (r() < 0.3) q.categories = [pick(CATEGORIES).id, pick(CATEGORIES).id];
   if (r() < 0.2) q.order = r() < 0.5 ? 'price_asc' : 'name_asc';
   if (r() < 0.6) q.facets = ['category', 'price', 'in_stock', 'inventory_type'].filter(() => r() < 0.6);
-  if (q.facets?.includes('price') && r() < 0.5) q.price_ranges = [[null, 1000], [1000, 2500], [2500, null]];
+  if (q.facets?.includes('price') && r() < 0.5)
+    q.price_ranges = [
+      [null, 1000],
+      [1000, 2500],
+      [2500, null],
+    ];
   return q;
 }
 
@@ -91,7 +102,8 @@ function urlOf(q: RefQuery): string {
   const p = new URLSearchParams({ perpage: '100' });
   for (const [k, v] of Object.entries(q)) {
     if (v === undefined || (Array.isArray(v) && v.length === 0)) continue;
-    if (k === 'price_ranges') p.set(k, (v as [number | null, number | null][]).map(([a, b]) => `${a ?? ''}-${b ?? ''}`).join(','));
+    if (k === 'price_ranges')
+      p.set(k, (v as [number | null, number | null][]).map(([a, b]) => `${a ?? ''}-${b ?? ''}`).join(','));
     else p.set(k, Array.isArray(v) ? v.join(',') : String(v));
   }
   return `/v2/projects/search/products/?${p}`;
@@ -110,7 +122,11 @@ async function checkAgainstModel(shop: TestApp, products: ReturnType<typeof rand
   assert.equal(answer.status, 200, `${url}: ${JSON.stringify(answer.body)}`);
   const want = expected(products, CATEGORIES, q);
   const body = answer.body as { data: { id: number }[]; meta: { total: number; facets?: Record<string, any> } };
-  assert.deepEqual(body.data.map((p) => p.id), want.ids.slice(0, 100), url);
+  assert.deepEqual(
+    body.data.map((p) => p.id),
+    want.ids.slice(0, 100),
+    url,
+  );
   assert.equal(body.meta.total, want.ids.length, url);
   for (const [name, facet] of Object.entries(want.facets)) {
     const got = body.meta.facets?.[name];
@@ -142,35 +158,77 @@ eachBackend('shopper search', (backend) => {
       { in_stock: true, facets: ['in_stock', 'inventory_type', 'category'] },
       { in_stock: false },
       { inventory_type: 'advanced', facets: ['in_stock'] },
-      { q: 'shirt', facets: ['in_stock', 'price'], price_ranges: [[null, 2000], [2000, null]] },
+      {
+        q: 'shirt',
+        facets: ['in_stock', 'price'],
+        price_ranges: [
+          [null, 2000],
+          [2000, null],
+        ],
+      },
     ];
     for (const q of asked) await probe(q); // cached now
     const target = products.find((p) => p.show_in_store)!;
-    assert.equal((await call(shop.app, 'POST', `/v2/projects/search/products/${target.id}`, { ...auth, body: { name: 'Zebra shirt' } })).status, 200);
+    assert.equal(
+      (
+        await call(shop.app, 'POST', `/v2/projects/search/products/${target.id}`, {
+          ...auth,
+          body: { name: 'Zebra shirt' },
+        })
+      ).status,
+      200,
+    );
     target.name = 'Zebra shirt';
     for (const q of asked) await probe(q);
     // A stock-only update leaves the lists' version: lists by stock must still follow it.
     const advanced = products.find((p) => p.show_in_store && p.inventory_type === 'advanced')!;
     advanced.stock_quantity = advanced.stock_quantity > 0 ? 0 : 5;
     const body = { stock_quantity: advanced.stock_quantity };
-    assert.equal((await call(shop.app, 'POST', `/v2/projects/search/products/${advanced.id}`, { ...auth, body })).status, 200);
+    assert.equal(
+      (await call(shop.app, 'POST', `/v2/projects/search/products/${advanced.id}`, { ...auth, body })).status,
+      200,
+    );
     for (const q of asked) await probe(q);
     const simple = products.find((p) => p.show_in_store && p.inventory_type === 'simple')!;
     simple.inventory_type = 'advanced';
     simple.stock_quantity = 0;
     const change = { inventory_type: 'advanced' };
-    assert.equal((await call(shop.app, 'POST', `/v2/projects/search/products/${simple.id}`, { ...auth, body: change })).status, 200);
+    assert.equal(
+      (await call(shop.app, 'POST', `/v2/projects/search/products/${simple.id}`, { ...auth, body: change })).status,
+      200,
+    );
     for (const q of asked) await probe(q);
     // An import that rewrites and one that deletes.
-    await importCatalog(shop.storage, products.map((p) => (p.id === 2 ? { ...p, name: 'zebra lamp' } : p)));
+    await importCatalog(
+      shop.storage,
+      products.map((p) => (p.id === 2 ? { ...p, name: 'zebra lamp' } : p)),
+    );
     products[1].name = 'zebra lamp';
     for (const q of asked) await probe(q);
     const { writeProject } = await import('../../src/writes/write-project.js');
     const { deleteRecords } = await import('../../src/writes/delete-records.js');
     const { resourceOf } = await import('../../src/resources/registry.js');
-    await writeProject(shop.storage, 'search', (ctx) => deleteRecords(ctx, resourceOf('products'), [target.id, 2]), { kind: 'batch' });
+    await writeProject(shop.storage, 'search', (ctx) => deleteRecords(ctx, resourceOf('products'), [target.id, 2]), {
+      kind: 'batch',
+    });
     products.splice(0, products.length, ...products.filter((p) => p.id !== target.id && p.id !== 2));
     for (const q of asked) await probe(q);
+  });
+
+  test('migration 018 indexes the products stored before it', async (t) => {
+    const { shop, products } = await searchApp(t, backend, 4);
+    await shop.storage.db.deleteFrom('search_postings').execute();
+    await shop.storage.db.deleteFrom('search_words').execute();
+    const { down, up } = await import('../../src/db/migrations/018-search-words.js');
+    await down(shop.storage.db);
+    await up(shop.storage.db);
+    // A migration runs before any server does: the answers cached so far are let go.
+    await shop.storage.db
+      .updateTable('projects')
+      .set((eb) => ({ data_version: eb('data_version', '+', 1), products_version: eb('data_version', '+', 1) }))
+      .execute();
+    const fresh = await testApp(t, backend, { storage: shop.storage });
+    for (const q of ['shirt', 'lampshde', 'cafe ete', 'choc']) await checkAgainstModel(fresh, products, { q });
   });
 
   test('relevance: exact before typos before prefixes in the description, ties newest first', async (t) => {
@@ -182,10 +240,19 @@ eachBackend('shopper search', (backend) => {
       row(4, 'Linen shirt', '', 2000),
       row(5, 'Linen shirts', '', 3000),
     ]);
-    const get = async (u: string) => (await call(shop.app, 'GET', `/v2/projects/search/products/?${u}`)).body as any;
-    assert.deepEqual((await get('q=linen%20shirt')).data.map((p: any) => p.id), [4, 1, 3, 5, 2]);
-    assert.deepEqual((await get('q=shirt%20LINEN')).data.map((p: any) => p.id), [4, 1, 3, 5, 2]); // word order does not matter
-    assert.deepEqual((await get('q=linen%20shirt&order=relevance,date_asc')).data.map((p: any) => p.id), [1, 4, 3, 5, 2]);
+    const get = async (u: string) => (await call(shop.app, 'GET', `/v2/projects/search/products/?${u}`)).body;
+    assert.deepEqual(
+      (await get('q=linen%20shirt')).data.map((p: any) => p.id),
+      [4, 1, 3, 5, 2],
+    );
+    assert.deepEqual(
+      (await get('q=shirt%20LINEN')).data.map((p: any) => p.id),
+      [4, 1, 3, 5, 2],
+    ); // word order does not matter
+    assert.deepEqual(
+      (await get('q=linen%20shirt&order=relevance,date_asc')).data.map((p: any) => p.id),
+      [1, 4, 3, 5, 2],
+    );
     assert.deepEqual((await get('q=linen&order=price_asc')).meta.total, 5);
     assert.equal((await get('q=%20!!%20')).meta.total, 5); // no word: no filter
     assert.equal((await get('order=relevance')).error.details[0].field, 'order');

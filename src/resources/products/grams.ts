@@ -3,6 +3,7 @@ import { addCounts } from '../../db/add-counts.js';
 import { textList } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { GramDeltas, gramKey } from './gram-deltas.js';
+import { eachStoredProduct } from './stored-walk.js';
 
 // Kept search-gram counts (migration 011): per project and per gram of 1 to 3 characters,
 // how many products (visible ones, and all) have it in their search_text. A search term
@@ -62,20 +63,7 @@ export async function writeGramDeltas(db: Kysely<Database>, projectId: string, d
 /** Counts every gram of the project's stored products anew (the migration, and the drift tests' reference). */
 export async function recountGrams(db: Kysely<Database>, projectId: string): Promise<void> {
   const deltas = new GramDeltas();
-  let after = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom('products')
-      .select(['id', 'search_text', 'show_in_store'])
-      .where('project_id', '=', projectId)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(1000)
-      .execute();
-    if (rows.length === 0) break;
-    for (const r of rows) deltas.add(r.search_text, r.show_in_store === 1, 1);
-    after = rows[rows.length - 1].id;
-  }
+  await eachStoredProduct(db, projectId, (r) => deltas.add(r.search_text, r.show_in_store === 1, 1));
   await db.deleteFrom('search_grams').where('project_id', '=', projectId).execute();
   await writeGramDeltas(db, projectId, deltas);
 }

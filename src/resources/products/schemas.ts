@@ -67,8 +67,18 @@ export const ProductFacets = Type.Object(
     description: 'with facets= only',
     examples: [
       {
-        category: [{ id: 1, count: 12 }, { id: 3, count: 9 }],
-        price: { min: 900, max: 12900, ranges: [{ from: 0, to: 5000, count: 14 }, { from: 5000, to: null, count: 3 }] },
+        category: [
+          { id: 1, count: 12 },
+          { id: 3, count: 9 },
+        ],
+        price: {
+          min: 900,
+          max: 12900,
+          ranges: [
+            { from: 0, to: 5000, count: 14 },
+            { from: 5000, to: null, count: 3 },
+          ],
+        },
         in_stock: { true: 15, false: 2 },
       },
     ],
@@ -106,8 +116,14 @@ const SearchQueryProperties = {
   ),
   price_min: Type.Optional(Amount('the lowest price, inclusive, in the smallest unit', 1000)),
   price_max: Type.Optional(Amount('the highest price, inclusive, in the smallest unit', 5000)),
-  in_stock: Type.Optional(Type.Boolean({ description: 'only products shown in stock (true) or out of stock (false)', examples: [true] })),
-  inventory_type: Type.Optional({ ...InventoryType, description: 'only products of this inventory type', examples: ['simple'] }),
+  in_stock: Type.Optional(
+    Type.Boolean({ description: 'only products shown in stock (true) or out of stock (false)', examples: [true] }),
+  ),
+  inventory_type: Type.Optional({
+    ...InventoryType,
+    description: 'only products of this inventory type',
+    examples: ['simple'],
+  }),
   categories: Type.Optional(
     Type.String({
       pattern: '^0*[1-9][0-9]*(,0*[1-9][0-9]*)*$',
@@ -127,7 +143,8 @@ const SearchQueryProperties = {
     Type.String({
       pattern: `^${RANGE}(,${RANGE})*$`,
       maxLength: MAX_RANGES * 28,
-      description: 'comma-separated price ranges from-to, half-open [from, to), an end may be left out (e.g. 0-1000,1000-)',
+      description:
+        'comma-separated price ranges from-to, half-open [from, to), an end may be left out (e.g. 0-1000,1000-)',
       examples: ['0-1000,1000-5000,5000-'],
     }),
   ),

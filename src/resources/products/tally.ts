@@ -57,7 +57,7 @@ export class ProductTally implements DerivedTally {
     for (const { row, children } of written) {
       const categories = (children.product_categories ?? []).map((l) => l.category_id as number);
       this.take(row.search_text as string, row.show_in_store === 1, categories, 1);
-      await this.words.add(row.id as number, row.search_text as string);
+      await this.words.add(row.id, row.search_text as string);
     }
   }
 

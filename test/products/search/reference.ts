@@ -44,11 +44,14 @@ const words = (text: string) =>
 
 /** Optimal string alignment distance (a swap of neighbours is one edit). */
 export function osa(a: string[], b: string[]): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   return d[a.length][b.length];
 }
@@ -110,7 +113,8 @@ export function expected(products: RefProduct[], categories: RefCategory[], r: R
   };
   const within = (p: RefProduct) => p.category_ids.some((c) => ancestors(c).some((a) => r.categories!.includes(a)));
   const checks: Record<string, (p: RefProduct) => boolean> = {
-    price: (p) => (r.price_min === undefined || p.price >= r.price_min) && (r.price_max === undefined || p.price <= r.price_max),
+    price: (p) =>
+      (r.price_min === undefined || p.price >= r.price_min) && (r.price_max === undefined || p.price <= r.price_max),
     in_stock: (p) => r.in_stock === undefined || shownInStock(p) === r.in_stock,
     inventory_type: (p) => r.inventory_type === undefined || p.inventory_type === r.inventory_type,
     category: (p) => r.categories === undefined || within(p),
@@ -119,13 +123,26 @@ export function expected(products: RefProduct[], categories: RefCategory[], r: R
     .filter((p) => p.show_in_store)
     .map((p) => rank(p, qs))
     .filter((x): x is Ranked => x !== undefined);
-  const matchingBut = (skip?: string) => ranked.filter((x) => Object.entries(checks).every(([k, f]) => k === skip || f(x.p)));
+  const matchingBut = (skip?: string) =>
+    ranked.filter((x) => Object.entries(checks).every(([k, f]) => k === skip || f(x.p)));
   const rows = matchingBut();
   const byOrder = (a: RefProduct, b: RefProduct) =>
-    r.order === 'price_asc' ? a.price - b.price : r.order === 'name_asc' ? (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0) : 0;
+    r.order === 'price_asc'
+      ? a.price - b.price
+      : r.order === 'name_asc'
+        ? a.name.toLowerCase() < b.name.toLowerCase()
+          ? -1
+          : a.name.toLowerCase() > b.name.toLowerCase()
+            ? 1
+            : 0
+        : 0;
   rows.sort((a, b) =>
     qs.length && r.order === undefined
-      ? b.exact - a.exact || a.typos - b.typos || b.names - a.names || b.p.created_at - a.p.created_at || b.p.id - a.p.id
+      ? b.exact - a.exact ||
+        a.typos - b.typos ||
+        b.names - a.names ||
+        b.p.created_at - a.p.created_at ||
+        b.p.id - a.p.id
       : r.order === undefined
         ? b.p.created_at - a.p.created_at || b.p.id - a.p.id
         : byOrder(a.p, b.p) || a.p.id - b.p.id,
@@ -135,10 +152,12 @@ export function expected(products: RefProduct[], categories: RefCategory[], r: R
     const set = matchingBut(f).map((x) => x.p);
     if (f === 'category') {
       const counts = new Map<number, number>();
-      for (const p of set) for (const a of new Set(p.category_ids.flatMap(ancestors))) counts.set(a, (counts.get(a) ?? 0) + 1);
+      for (const p of set)
+        for (const a of new Set(p.category_ids.flatMap(ancestors))) counts.set(a, (counts.get(a) ?? 0) + 1);
       facets.category = [...counts].sort((a, b) => a[0] - b[0]).map(([id, count]) => ({ id, count }));
     }
-    if (f === 'in_stock') facets.in_stock = { true: set.filter(shownInStock).length, false: set.filter((p) => !shownInStock(p)).length };
+    if (f === 'in_stock')
+      facets.in_stock = { true: set.filter(shownInStock).length, false: set.filter((p) => !shownInStock(p)).length };
     if (f === 'inventory_type')
       facets.inventory_type = {
         simple: set.filter((p) => p.inventory_type === 'simple').length,
@@ -153,7 +172,11 @@ export function expected(products: RefProduct[], categories: RefCategory[], r: R
         min,
         max,
         ranges: r.price_ranges
-          ? ranges.map(([from, to]) => ({ from, to, count: prices.filter((x) => (from === null || x >= from) && (to === null || x < to)).length }))
+          ? ranges.map(([from, to]) => ({
+              from,
+              to,
+              count: prices.filter((x) => (from === null || x >= from) && (to === null || x < to)).length,
+            }))
           : undefined,
       };
     }

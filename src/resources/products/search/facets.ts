@@ -11,7 +11,11 @@ export type FacetName = (typeof FACET_NAMES)[number];
 
 export interface Facets {
   category?: { id: number; count: number }[];
-  price?: { min: number | null; max: number | null; ranges: { from: number | null; to: number | null; count: number }[] };
+  price?: {
+    min: number | null;
+    max: number | null;
+    ranges: { from: number | null; to: number | null; count: number }[];
+  };
   in_stock?: { true: number; false: number };
   inventory_type?: { simple: number; advanced: number };
 }
@@ -73,10 +77,7 @@ async function priceFacet(rows: Rows, again: Rows, given: PriceRange[] | undefin
 
 async function inStockFacet(rows: Rows) {
   const row = (await rows
-    .select([
-      sql<number>`sum(case when ${SHOWN_IN_STOCK} then 1 else 0 end)`.as('t'),
-      sql<number>`count(*)`.as('n'),
-    ])
+    .select([sql<number>`sum(case when ${SHOWN_IN_STOCK} then 1 else 0 end)`.as('t'), sql<number>`count(*)`.as('n')])
     .executeTakeFirstOrThrow()) as { t: unknown; n: unknown };
   const t = Number(row.t ?? 0);
   return { true: t, false: Number(row.n) - t };
@@ -88,6 +89,6 @@ async function inventoryFacet(rows: Rows) {
     .groupBy('products.inventory_type')
     .execute();
   const out = { simple: 0, advanced: 0 };
-  for (const r of counted) out[r.type as 'simple' | 'advanced'] = Number(r.n);
+  for (const r of counted) out[r.type] = Number(r.n);
   return out;
 }

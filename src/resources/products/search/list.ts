@@ -38,13 +38,20 @@ export async function shopList(
   })
     ? 'productsByStock'
     : 'productLists';
-  const result = counts?.pages ? await counts.pages.get(counts.project, kind, keyOf(filter, order, page, perpage), read) : await read();
+  const result = counts?.pages
+    ? await counts.pages.get(counts.project, kind, keyOf(filter, order, page, perpage), read)
+    : await read();
   const products = await presentedProducts(reads.point, shown.records, shown.project, result.ids);
   return { products, total: result.total, facets: result.facets };
 }
 
 /** Everything that decides the page: the filter, the order and the page's bounds. */
-function keyOf(filter: ProductFilter & { shop: ShopSearch }, order: OrderClause[], page: number, perpage: number): string {
+function keyOf(
+  filter: ProductFilter & { shop: ShopSearch },
+  order: OrderClause[],
+  page: number,
+  perpage: number,
+): string {
   const { candidates: _candidates, ...shop } = filter.shop;
   return JSON.stringify(['search', { ...filter, shop }, order, page, perpage]);
 }

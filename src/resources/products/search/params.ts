@@ -50,7 +50,10 @@ export function listOrder(q: ProductListQuery): OrderClause[] {
   const rest = clauses[0] === 'relevance' ? clauses.slice(1) : clauses;
   if (clauses[0] === 'relevance' && q.q === undefined) throw invalid('order', 'relevance needs q');
   if (!rest.every((c): c is OrderClause => (ORDER_CLAUSES as readonly string[]).includes(c))) {
-    throw invalid('order', `must be one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}, relevance only first and only with q`);
+    throw invalid(
+      'order',
+      `must be one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}, relevance only first and only with q`,
+    );
   }
   return rest;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { deletePostings, insertPostings, insertWords, type Posting } from '../../../db/search-words.js';
 import type { Database } from '../../../db/schema.js';
+import { eachStoredProduct } from '../stored-walk.js';
 import { productWords } from './words.js';
 
 // `q`'s index (migration 018), kept by every write of products in its own transaction
@@ -73,19 +74,6 @@ export class WordIndex {
 export async function reindexWords(db: Kysely<Database>, projectId: string): Promise<void> {
   await db.deleteFrom('search_postings').where('project_id', '=', projectId).execute();
   const index = new WordIndex(db, projectId);
-  let after = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom('products')
-      .select(['id', 'search_text'])
-      .where('project_id', '=', projectId)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(1000)
-      .execute();
-    if (rows.length === 0) break;
-    for (const r of rows) await index.add(r.id, r.search_text);
-    after = rows[rows.length - 1].id;
-  }
+  await eachStoredProduct(db, projectId, (r) => index.add(r.id, r.search_text));
   await index.flush();
 }

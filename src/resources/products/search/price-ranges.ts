@@ -16,10 +16,12 @@ export function parsePriceRanges(value: string): PriceRange[] {
   if (parts.length > MAX_RANGES) throw invalid('price_ranges', `must hold at most ${MAX_RANGES} ranges`);
   return parts.map((part) => {
     const m = /^(\d{0,13})-(\d{0,13})$/.exec(part);
-    if (!m) throw invalid('price_ranges', 'must be comma-separated ranges from-to of whole amounts (an end may be left out)');
+    if (!m)
+      throw invalid('price_ranges', 'must be comma-separated ranges from-to of whole amounts (an end may be left out)');
     const from = m[1] === '' ? null : Number(m[1]);
     const to = m[2] === '' ? null : Number(m[2]);
-    if (from !== null && to !== null && from >= to) throw invalid('price_ranges', `range ${part}: from must be below to`);
+    if (from !== null && to !== null && from >= to)
+      throw invalid('price_ranges', `range ${part}: from must be below to`);
     return { from, to };
   });
 }

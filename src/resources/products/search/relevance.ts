@@ -13,12 +13,19 @@ import type { MatchCodes } from './vocabulary.js';
 export type Candidates = MatchCodes[];
 
 /** `r(product_id, exact_n, typos, names)`: every product matching all words, to join. */
-export function relevanceTable(db: Kysely<Database>, projectId: string, candidates: Candidates): RawBuilder<unknown> {
+interface Rank {
+  product_id: number;
+  exact_n: number;
+  typos: number;
+  names: number;
+}
+
+export function relevanceTable(db: Kysely<Database>, projectId: string, candidates: Candidates): RawBuilder<Rank> {
   const rows: [number, string, number][] = [];
   candidates.forEach((codes, qi) => {
     for (const [word, code] of codes) rows.push([qi, word, code]);
   });
-  return sql`(select product_id,
+  return sql<Rank>`(select product_id,
       sum(case when c < 2 then 1 else 0 end) as exact_n,
       sum(case when c >= 4 then c / 2 - 1 else 0 end) as typos,
       sum(case when c % 2 = 0 then 1 else 0 end) as names
@@ -38,7 +45,8 @@ export function withRelevance<QB extends SelectQueryBuilder<Database, 'products'
   candidates: Candidates,
 ): QB {
   const r = relevanceTable(db, projectId, candidates).as('r');
-  return (q as any).innerJoin(r, 'r.product_id', 'products.id') as QB;
+  const rows = q as SelectQueryBuilder<Database, 'products', object>;
+  return rows.innerJoin(r, (join) => join.onRef('r.product_id', '=', 'products.id')) as unknown as QB;
 }
 
 /** Ordered by rank, best first. */

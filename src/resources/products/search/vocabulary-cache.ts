@@ -33,7 +33,7 @@ export interface VocabularyScope {
 /** The project's vocabulary as `db` shows it at least at the project's products_version. */
 export async function vocabularyOf(db: Kysely<Database>, project: VocabularyScope): Promise<Vocabulary> {
   let entries = byDatabase.get(db);
-  if (!entries) byDatabase.set(db, (entries = new Map()));
+  if (!entries) byDatabase.set(db, (entries = new Map<string, Entry>()));
   const key = `${project.id}\u0000${project.created_at}`;
   let entry = entries.get(key);
   if (!entry) {
