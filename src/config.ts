@@ -1,5 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type BackupConfig, loadBackupConfig } from './config-backups.js';
+import { type StreamLimits, loadStreamLimits } from './config-streams.js';
 import {
   ConfigError,
   parseCount,
@@ -118,6 +120,10 @@ export interface Config {
   limits: LimitsConfig;
   caches: CacheConfig;
   imports: ImportsConfig;
+  /** serve's own backups: BACKUP_DIR, BACKUP_EVERY, BACKUP_KEEP (config-backups.ts) */
+  backups: BackupConfig;
+  /** EXPORT_MAX_SECONDS (config-streams.ts) */
+  streams: StreamLimits;
 }
 
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
@@ -240,6 +246,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxBytes: parseCount('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, DEFAULT_IMPORTS.maxBytes),
       spoolDir: env.IMPORT_SPOOL_DIR || DEFAULT_IMPORTS.spoolDir,
     },
+    backups: overrides.backups ?? loadBackupConfig(env),
+    streams: overrides.streams ?? loadStreamLimits(env),
   };
   config.databaseReplicaUrls =
     overrides.databaseReplicaUrls ?? parseReplicaUrls(env.DATABASE_REPLICA_URLS, config.databaseUrl);
