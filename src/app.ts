@@ -1,3 +1,4 @@
+import type { BackupState } from './backups/schedule.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { consoleRoute } from './client/console-route.js';
@@ -72,6 +73,10 @@ export interface AppOptions {
   trustProxy?: boolean | number | string;
   /** when set, /metrics needs this bearer token */
   metricsToken?: string;
+  /** an export still being read after this many seconds is ended, incomplete (EXPORT_MAX_SECONDS) */
+  exportMaxSeconds?: number;
+  /** serve's own backups (BACKUP_DIR): /metrics and /readyz report them */
+  backups?: BackupState;
   /** the clock keys expire by, in unix seconds (tests control it; default: the system's) */
   now?: () => number;
   /** webhooks: the delivery worker (serve runs it), the address rule, the retry clock */
@@ -112,8 +117,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorHandler);
   await app.register(requestId);
   await app.register(securityHeaders);
-  await app.register(metrics, { token: options.metricsToken, pool: storage.pool, replicas: storage.replicas });
-  await app.register(health);
+  const { backups } = options;
+  await app.register(metrics, { token: options.metricsToken, pool: storage.pool, replicas: storage.replicas, backups });
+  await app.register(health, { backups });
   await app.register(webhooks, options.webhooks ?? {});
   await app.register(imports, { idleTimeoutMs: limits.uploadIdleTimeoutMs, ...options.imports });
   await app.register(serviceIndex);
@@ -164,7 +170,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(webhookRoutes);
       await scope.register(changeRoutes, { brokenOrder: options.brokenChangeOrder });
       await scope.register(importRoutes);
-      await scope.register(exportRoutes);
+      await scope.register(exportRoutes, { maxSeconds: options.exportMaxSeconds });
       await scope.register(exportLinkRoutes);
     },
     { prefix: PROJECT_ROUTES },

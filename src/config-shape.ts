@@ -1,5 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BackupConfig } from './config-backups.js';
+import type { StreamLimits } from './config-streams.js';
 
 // The shape of the configuration and its defaults (config.ts reads the environment into it).
 
@@ -105,6 +107,10 @@ export interface Config {
   limits: LimitsConfig;
   caches: CacheConfig;
   imports: ImportsConfig;
+  /** serve's own backups: BACKUP_DIR, BACKUP_EVERY, BACKUP_KEEP (config-backups.ts) */
+  backups: BackupConfig;
+  /** EXPORT_MAX_SECONDS and the upload's minimum rate (config-streams.ts) */
+  streams: StreamLimits;
 }
 
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;

@@ -1,3 +1,5 @@
+import { loadBackupConfig } from './config-backups.js';
+import { loadStreamLimits } from './config-streams.js';
 import {
   ConfigError,
   parseCount,
@@ -100,6 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxBytes: parseCount('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, DEFAULT_IMPORTS.maxBytes),
       spoolDir: env.IMPORT_SPOOL_DIR || DEFAULT_IMPORTS.spoolDir,
     },
+    backups: overrides.backups ?? loadBackupConfig(env),
+    streams: overrides.streams ?? loadStreamLimits(env),
   };
   config.databaseReplicaUrls =
     overrides.databaseReplicaUrls ?? parseReplicaUrls(env.DATABASE_REPLICA_URLS, config.databaseUrl);

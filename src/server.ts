@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { BackupSchedule } from './backups/schedule.js';
 import { type Config, resolveLogFormat } from './config.js';
 import { type Storage, connect } from './db/connect.js';
 import { longWriteStorage } from './db/long-writes.js';
@@ -46,6 +47,8 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
 
   // Import jobs write without the serving pool's statement timeout (src/db/long-writes.ts).
   const importWriter = longWriteStorage(config.databaseUrl, storage);
+  const { dir: backupDir, ...backupEvery } = config.backups;
+  const backups = backupDir ? new BackupSchedule(config.databaseUrl, { dir: backupDir, ...backupEvery }) : undefined;
   const app = await buildApp({
     storage,
     logger: { level: config.logLevel },
@@ -55,6 +58,8 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     caches: config.caches,
     trustProxy: config.trustProxy,
     metricsToken: config.metricsToken,
+    backups: backups?.state,
+    exportMaxSeconds: config.streams.exportMaxSeconds,
     cdnMaxAge: config.cdnMaxAge,
     noColor: config.noColor,
     webhooks: { worker: true, allowPrivate: config.webhookAllowPrivate },
@@ -66,6 +71,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  backups?.start(app.log);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost =
@@ -92,6 +98,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await backups?.stop(); // a backup under way finishes first
       await app.close(); // stops accepting, lets requests in flight finish
       if (importWriter.owned) await importWriter.storage.close();
       await storage.close();

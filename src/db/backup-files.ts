@@ -16,9 +16,12 @@ export function partialName(file: string): string {
   return join(dirname(file), `.${basename(file)}.partial-${randomBytes(4).toString('hex')}`);
 }
 
-/** Whether a name is one of partialName's (a backup being written, or left by a killed process). */
+/**
+ * Whether a name is one of partialName's (a backup being written, or left by a killed process),
+ * or the journal SQLite keeps beside one while it is marked complete.
+ */
 export function isPartialName(file: string): boolean {
-  return /^\..+\.partial-[0-9a-f]{8}$/.test(basename(file));
+  return /^\..+\.partial-[0-9a-f]{8}(-journal)?$/.test(basename(file));
 }
 
 /** Flushes `partial` to the disk and gives it its final name, durably. */

@@ -1,4 +1,4 @@
-import { BackupError, type BackupFormat, type TableCounts, formatOf } from './backup-files.js';
+import { BackupError, type BackupFormat, type TableCounts, formatOf, isPartialName } from './backup-files.js';
 import { redact } from './connect.js';
 import { backupPostgres, postgresContents, restorePostgres, verifyPostgres } from './pg-backup.js';
 import { backupSqlite, restoreSqlite, sqliteProjects, verifySqlite } from './sqlite-backup.js';
@@ -25,6 +25,8 @@ export async function backupDatabase(url: string, file: string): Promise<void> {
 
 /** Checks a backup whole: its format, its integrity and completeness; its record counts. */
 export async function verifyBackup(file: string): Promise<{ format: BackupFormat; counts: TableCounts }> {
+  if (isPartialName(file))
+    throw new BackupError(`${file} is a backup being written, or one a process left when it died: not a backup`);
   const format = formatOf(file);
   if (format === 'sqlite') return { format, counts: verifySqlite(file) };
   if (format === 'pg_dump') return { format, counts: await verifyPostgres(file) };

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { BackupError, COUNTED_TABLES, type TableCounts, discard, finish, partialName } from './backup-files.js';
@@ -11,13 +13,19 @@ import { skipLostVersions } from './restore-versions.js';
 // transaction is half in it, while the server goes on writing. The tools come from the PATH
 // (PostgreSQL's client package, of the server's major version or newer).
 
-/** Runs a PostgreSQL tool; each stdout line to `line`; rejects with its first error line. */
-function runTool(tool: string, args: string[], line?: (text: string) => void): Promise<void> {
+/** Runs a PostgreSQL tool; its stdout line by line to `line`, or into `output`; rejects with its first error line. */
+function runTool(
+  tool: string,
+  args: string[],
+  line?: (text: string) => void,
+  output?: NodeJS.WritableStream,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tool, args, { stdio: ['ignore', line ? 'pipe' : 'ignore', 'pipe'] });
+    const child = spawn(tool, args, { stdio: ['ignore', line || output ? 'pipe' : 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     if (line) createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', line);
+    if (output) child.stdout!.pipe(output);
     child.on('error', (e: NodeJS.ErrnoException) =>
       reject(
         new BackupError(
@@ -38,7 +46,13 @@ function runTool(tool: string, args: string[], line?: (text: string) => void): P
 export async function backupPostgres(url: string, file: string): Promise<void> {
   const partial = partialName(file);
   try {
-    await runTool('pg_dump', ['--format=custom', `--file=${partial}`, `--dbname=${url}`]);
+    // Through this process, not --file: if it dies, pg_dump's next write fails and it stops,
+    // instead of finishing a whole dump under the temporary name.
+    const out = createWriteStream(partial);
+    const written = once(out, 'finish');
+    written.catch(() => {}); // awaited below, once pg_dump succeeded
+    await runTool('pg_dump', ['--format=custom', `--dbname=${url}`], undefined, out);
+    await written;
     finish(partial, file);
   } catch (e) {
     discard(partial);
@@ -55,11 +69,10 @@ const COPY = /^COPY (?:"?\w+"?\.)?"?(\w+)"? \(.*\) FROM stdin;$/;
  */
 export async function verifyPostgres(file: string): Promise<TableCounts> {
   let hasProjects = false;
-  await runTool('pg_restore', ['--list', file], (l) => (hasProjects ||= / TABLE \S+ projects /.test(l)));
-  if (!hasProjects) throw new BackupError(`${file} is a pg_dump file, but not of a Storefront database`);
   const rows = new Map<string, number>();
   let table: string | undefined;
   try {
+    await runTool('pg_restore', ['--list', file], (l) => (hasProjects ||= / TABLE \S+ projects /.test(l)));
     await runTool('pg_restore', ['--data-only', '--file=-', file], (l) => {
       if (table === undefined) table = COPY.exec(l)?.[1];
       else if (l === '\\.') table = undefined;
@@ -68,6 +81,7 @@ export async function verifyPostgres(file: string): Promise<TableCounts> {
   } catch (e) {
     throw new BackupError(`${file} is damaged or truncated: ${(e as Error).message}`);
   }
+  if (!hasProjects) throw new BackupError(`${file} is a pg_dump file, but not of a Storefront database`);
   const counts: TableCounts = {};
   for (const name of COUNTED_TABLES) counts[name] = rows.get(name) ?? 0;
   return counts;

@@ -73,9 +73,11 @@ function unnamed(text: unknown): unknown {
 }
 
 // Class 08: connection exceptions; 57P01-57P03: the server shuts down or is starting; 40001
-// on a standby: a statement cancelled by a conflict with recovery. The rest are node's and
-// node-postgres's words for a connection that is gone or never came.
-const REPLICA_CODES = /^(08...|57P0[123]|40001)$/;
+// on a standby: a statement (or, idle in a transaction, the session) cancelled by a conflict
+// with recovery, and 40P01 the same when the conflict is a buffer-pin deadlock with the
+// replay. The rest are node's and node-postgres's words for a connection that is gone or
+// never came.
+const REPLICA_CODES = /^(08...|57P0[123]|40001|40P01)$/;
 const GONE =
   /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/;
 

@@ -1,44 +1,36 @@
+import { once } from 'node:events';
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { BackupError, COUNTED_TABLES, type TableCounts, discard, finish, partialName } from './backup-files.js';
 import { migrateToLatest } from './migrate.js';
 import { skipLostVersions } from './restore-versions.js';
 import type { Database } from './schema.js';
-import { SqliteThread } from './sqlite-threads.js';
+import { MARK, contentChecksum } from './sqlite-checksum.js';
 
 // SQLite's backups. `VACUUM INTO` copies the database inside one read transaction: one WAL
 // snapshot, so every commit before it began is in the copy and no transaction is half in it,
 // while writers go on (WAL readers never block them). The online backup API would restart its
 // copy at every write of another connection, and never end under a steady stream of them. It
-// runs on a read-only connection in a worker thread, so that a server's event loop is free.
-// The copy then gets a completion mark (the table `storefront_backup`), and only then its
-// name: a file without the mark is no backup, whatever its name.
+// runs in a worker thread (sqlite-backup-worker.ts), so that a server's event loop is free.
+// The copy then gets its checksum and completion mark (the table `storefront_backup`), and
+// only then its name: a file without the mark is no backup, whatever its name.
 
-const MARK = 'storefront_backup';
+const WORKER_URL = new URL('./sqlite-backup-worker.js', import.meta.url);
 
 export async function backupSqlite(path: string, file: string): Promise<void> {
   if (path === ':memory:') throw new BackupError('an in-memory database (sqlite::memory:) cannot be backed up');
   if (!existsSync(path)) throw new BackupError(`no database at sqlite:${path}`);
   const partial = partialName(file);
-  const thread = new SqliteThread({ path, readonly: true });
   try {
-    await thread.run('VACUUM INTO ?', [partial]);
-    const copy = new SQLite(partial);
-    try {
-      // One self-contained file: no -wal beside it to lose on the way.
-      copy.pragma('journal_mode = DELETE');
-      copy.exec(`CREATE TABLE ${MARK} (taken_at INTEGER NOT NULL)`);
-      copy.prepare(`INSERT INTO ${MARK} VALUES (?)`).run(Math.floor(Date.now() / 1000));
-    } finally {
-      copy.close();
-    }
+    const worker = new Worker(WORKER_URL, { workerData: { path, partial } });
+    const [reply] = (await once(worker, 'message')) as [{ ok: boolean; message?: string }];
+    if (!reply.ok) throw new BackupError(`cannot back up sqlite:${path}: ${reply.message}`);
     finish(partial, file);
   } catch (e) {
     discard(partial);
     throw e;
-  } finally {
-    await thread.close();
   }
 }
 
@@ -50,9 +42,12 @@ export function verifySqlite(file: string): TableCounts {
     db = new SQLite(file, { readonly: true, fileMustExist: true });
     const problems = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
     if (problems.join() !== 'ok') throw new BackupError(`${file} is corrupted: ${problems.slice(0, 3).join('; ')}`);
+    if (!hasTable(db, 'projects')) throw new BackupError(`${file} is a SQLite database, not a Storefront backup`);
     if (!hasTable(db, MARK))
       throw new BackupError(`${file} is not a complete backup of this service (no completion mark)`);
-    if (!hasTable(db, 'projects')) throw new BackupError(`${file} is a SQLite database, not a Storefront backup`);
+    const mark = db.prepare(`SELECT checksum FROM ${MARK}`).pluck().get();
+    if (mark !== contentChecksum(db))
+      throw new BackupError(`${file} is corrupted: its rows differ from the checksum taken when it was written`);
     const counts: TableCounts = {};
     for (const table of COUNTED_TABLES)
       if (hasTable(db, table)) counts[table] = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;

@@ -6,14 +6,26 @@ import type { Database } from '../db/schema.js';
 // An export's answer: text produced page by page inside one snapshot (Reads.longSnapshot),
 // pushed into a stream only as fast as the client reads it. `emit` waits while the stream's
 // buffer is full, so memory holds a page or two whatever the export's size; a client that
-// goes away ends the read (and its transaction) at the next page.
+// goes away ends the read (and its transaction) at the next page, and so does one still reading
+// at the export's maximum duration.
 
 /** What an export writes its text through; resolves once there is room for more. */
 export type Emit = (text: string) => Promise<void>;
 
 class Closed extends Error {}
 
-export function snapshotStream(reads: Reads, produce: (db: Kysely<Database>, emit: Emit) => Promise<void>): Readable {
+export interface StreamLimit {
+  /** past this many milliseconds the answer is cut off and the snapshot released (EXPORT_MAX_SECONDS) */
+  maxMs: number;
+  /** told once when the limit ended the answer (a log line saying why) */
+  onLimit(ms: number): void;
+}
+
+export function snapshotStream(
+  reads: Reads,
+  produce: (db: Kysely<Database>, emit: Emit) => Promise<void>,
+  limit?: StreamLimit,
+): Readable {
   let resume: (() => void) | undefined;
   let closed = false;
   const wake = () => {
@@ -34,8 +46,18 @@ export function snapshotStream(reads: Reads, produce: (db: Kysely<Database>, emi
     if (text !== '' && !out.push(text)) await new Promise<void>((r) => (resume = r));
     if (closed) throw new Closed();
   };
+  // A reader still reading at the limit gets an incomplete transfer (the connection is closed
+  // before the answer's end), never a complete-looking one; the snapshot ends at the next page.
+  const timer =
+    limit &&
+    setTimeout(() => {
+      if (closed) return;
+      limit.onLimit(limit.maxMs);
+      out.destroy(new Error(`the export ran longer than ${limit.maxMs} ms (EXPORT_MAX_SECONDS)`));
+    }, limit.maxMs).unref();
   reads
     .longSnapshot((db) => produce(db, emit))
+    .finally(() => clearTimeout(timer))
     .then(
       () => {
         if (!closed) out.push(null);

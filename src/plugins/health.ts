@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
+import { type BackupState, backupReport } from '../backups/schedule.js';
 import { ApiError } from '../errors.js';
 
 // /healthz: the process is up and serving (liveness). /readyz: the database answers within
@@ -8,12 +9,13 @@ import { ApiError } from '../errors.js';
 // the process being restarted. Neither touches a project's data, so neither needs a key.
 // With DATABASE_REPLICA_URLS, /readyz lists each replica as its last probe found it (up, lag,
 // statements served, why it is left out); a replica down keeps the process ready, since reads
-// then go to the primary (CONTRACT 16).
+// then go to the primary (CONTRACT 16). With BACKUP_DIR, `backup` says when the last one was
+// made and how large it is, and `warnings` says when it failed or is late (CONTRACT 20).
 
 const READY_TIMEOUT_MS = 1000;
 
 export default fp(
-  async function health(app: FastifyInstance) {
+  async function health(app: FastifyInstance, options: { backups?: BackupState }) {
     app.get('/healthz', async () => {
       return { status: 'ok' };
     });
@@ -27,7 +29,15 @@ export default fp(
       }
       // Replicas are reported, never judged: a replica left out only moves reads elsewhere.
       const replicas = app.storage.replicas?.state();
-      return { status: 'ok', database: app.storage.backend, ...(replicas ? { replicas } : {}) };
+      // A late or failed backup is a warning, not unreadiness: the API still serves.
+      const backups = options.backups && backupReport(options.backups);
+      return {
+        status: 'ok',
+        database: app.storage.backend,
+        ...(replicas ? { replicas } : {}),
+        ...(backups ? { backup: backups.backup } : {}),
+        ...(backups?.warning ? { warnings: [backups.warning] } : {}),
+      };
     });
   },
   { name: 'health', dependencies: ['storage'] },

@@ -2,8 +2,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { BackupState } from '../backups/schedule.js';
 import type { ReplicaSet } from '../db/replicas.js';
 import { ApiError } from '../errors.js';
+import { backupMetrics } from './backup-metrics.js';
 import { replicaMetrics } from './replica-metrics.js';
 
 // Prometheus metrics at /metrics. Each app has its own registry (tests build many apps in
@@ -30,7 +32,13 @@ export interface PoolStats {
 export default fp(
   async function metricsPlugin(
     app: FastifyInstance,
-    options: { token?: string; pool?: PoolStats; replicas?: ReplicaSet; defaultMetrics?: boolean },
+    options: {
+      token?: string;
+      pool?: PoolStats;
+      replicas?: ReplicaSet;
+      backups?: BackupState;
+      defaultMetrics?: boolean;
+    },
   ) {
     const registry = new Registry();
     if (options.defaultMetrics) collectDefaultMetrics({ register: registry });
@@ -76,6 +84,7 @@ export default fp(
       gauge('storefront_db_pool_waiting', 'Queries waiting for a PostgreSQL connection', () => pool.waiting());
     }
     if (options.replicas) replicaMetrics(registry, options.replicas);
+    if (options.backups) backupMetrics(registry, options.backups);
     app.decorate('metrics', { registry, cacheHits, cacheMisses });
 
     app.addHook('onResponse', (request, reply, done) => {

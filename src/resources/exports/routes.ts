@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import { DEFAULT_EXPORT_MAX_SECONDS } from '../../config-streams.js';
 import { productsCsv, ordersCsv } from '../../export/csv.js';
 import { exportProject } from '../../export/export.js';
 import { type Emit, snapshotStream } from '../../export/snapshot-stream.js';
@@ -34,13 +35,18 @@ function attachment(reply: FastifyReply, type: string, filename: string, body: R
     .send(body);
 }
 
-export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
+export async function exportRoutes(fastify: FastifyInstance, options: { maxSeconds?: number }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const maxMs = (options.maxSeconds ?? DEFAULT_EXPORT_MAX_SECONDS) * 1000;
   // The request's own read handle: a replica that has reached the version it must see.
   const stream = (
     request: FastifyRequest,
     produce: (db: Parameters<Parameters<typeof snapshotStream>[1]>[0], emit: Emit) => Promise<void>,
-  ) => snapshotStream(request.reads, produce);
+  ) =>
+    snapshotStream(request.reads, produce, {
+      maxMs,
+      onLimit: (ms) => request.log.warn({ ms }, 'export ended at EXPORT_MAX_SECONDS: the client read too slowly'),
+    });
 
   app.get('/exports/products.csv', {
     config: { auth: 'key', scope: null, download: 'products.csv' },
