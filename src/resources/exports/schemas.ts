@@ -7,8 +7,25 @@ import { ProductListQuery } from '../products/schemas.js';
 const { page: _productPage, perpage: _productPerpage, ...productFilters } = ProductListQuery.properties;
 const { page: _orderPage, perpage: _orderPerpage, ...orderFilters } = OrderListQuery.properties;
 
-export const ProductsExportQuery = Type.Object(productFilters, { additionalProperties: false });
-export const OrdersExportQuery = Type.Object(orderFilters, { additionalProperties: false });
+/** How a CSV is written: for a spreadsheet by default (a byte order mark, commas). */
+const csvFormat = {
+  bom: Type.Optional(
+    Type.Boolean({
+      description:
+        'false: no UTF-8 byte order mark before the header (by default there is one: a spreadsheet needs it to read the file as UTF-8)',
+      examples: [true],
+    }),
+  ),
+  delimiter: Type.Optional(
+    Type.Enum(['comma', 'semicolon'], {
+      description: "between cells: `comma` (the default) or `semicolon` (a European spreadsheet's)",
+      examples: ['comma'],
+    }),
+  ),
+};
+
+export const ProductsExportQuery = Type.Object({ ...productFilters, ...csvFormat }, { additionalProperties: false });
+export const OrdersExportQuery = Type.Object({ ...orderFilters, ...csvFormat }, { additionalProperties: false });
 
 /** A 200 of one media type whose body is a file (streamed), as the OpenAPI document shows it. */
 export function fileAnswer(mediaType: string, description: string, example: string) {
