@@ -1,6 +1,7 @@
 import { ImportError, importFile } from '../import/import.js';
 import { RESOURCES } from '../resources/registry.js';
 import { countsOf } from './plural.js';
+import { importReport } from './import-report.js';
 import { CliError, parse, withStorage } from './context.js';
 
 export async function importCommand(args: string[]): Promise<void> {
@@ -13,7 +14,14 @@ export async function importCommand(args: string[]): Promise<void> {
         value: '<id>',
         help: 'the project a products CSV goes into (a CSV names none; it must exist); a JSON or NDJSON file must name it',
       },
-      'dry-run': { type: 'boolean', help: 'check everything and write nothing (the import runs, then rolls back)' },
+      'dry-run': {
+        type: 'boolean',
+        help: 'check everything and write nothing (the import runs, then rolls back); prints what would change, and the warnings',
+      },
+      replace: {
+        type: 'boolean',
+        help: "a CSV's rows replace whole products (fields of missing columns take their defaults) instead of changing only the columns given",
+      },
     },
     ['file'],
   );
@@ -38,6 +46,7 @@ export async function importCommand(args: string[]): Promise<void> {
         importFile(storage.db, file, {
           dryRun,
           project,
+          replace: values.replace === true,
           onProgress: tty ? (n) => process.stderr.write(`\rread ${n.toLocaleString('en-US')} records…`) : undefined,
         }),
       { sqliteCacheMiB: 128, sqliteReaders: 1 },
@@ -53,6 +62,7 @@ export async function importCommand(args: string[]): Promise<void> {
         ? `checked for ${summary.projectId}, nothing was written (dry run): would import ${counts}${deleted} (${took})\n`
         : `imported into ${summary.projectId}: ${counts}${deleted} (${took})\n`,
     );
+    process.stdout.write(importReport(summary));
   } catch (e) {
     if (tty) process.stderr.write('\r\x1b[K');
     if (e instanceof ImportError) {

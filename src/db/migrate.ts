@@ -13,6 +13,7 @@ import * as oneIndexPerOrder from './migrations/012-one-index-per-order.js';
 import * as importJobs from './migrations/013-import-jobs.js';
 import * as typeVersions from './migrations/014-type-versions.js';
 import * as productListsVersion from './migrations/015-product-lists-version.js';
+import * as importChanges from './migrations/016-import-changes.js';
 import * as searchWords from './migrations/018-search-words.js';
 import * as restores from './migrations/020-restores.js';
 import * as downloadLinks from './migrations/022-download-links.js';
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '013-import-jobs': importJobs,
   '014-type-versions': typeVersions,
   '015-product-lists-version': productListsVersion,
+  '016-import-changes': importChanges,
   '018-search-words': searchWords,
   '020-restores': restores,
   '022-download-links': downloadLinks,

@@ -75,6 +75,13 @@ export interface ImportJobTable {
   /** JSON: [{ place, message }], the first 100 */
   errors: string | null;
   errors_total: Generated<number>;
+  /** how a CSV's rows apply: merge (only its columns) or replace (whole records) (migration 016) */
+  mode: Generated<'merge' | 'replace'>;
+  /** JSON: { <kind>: { created, updated, unchanged, deleted, fields } }; null until the import ends */
+  changes: string | null;
+  /** JSON: [{ place, field, message }], the first 100 */
+  warnings: string | null;
+  warnings_total: Generated<number>;
   /** the change-feed cursor from just before the import's write */
   cursor_before: string | null;
   created_at: number;

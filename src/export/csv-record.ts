@@ -6,14 +6,19 @@
 // export"). csv-stringify as the export called it (`record_delimiter: 'windows'`) left a lone
 // line feed or carriage return unquoted, which a spreadsheet reads as the row's end.
 
-const NEEDS_QUOTES = /[",\r\n]/;
+// With `;` between cells (a European spreadsheet's), a cell holding `;` is quoted instead.
 
-export function csvRecord(cells: readonly string[]): string {
+export type Separator = ',' | ';';
+
+const NEEDS_QUOTES = { ',': /[",\r\n]/, ';': /[";\r\n]/ };
+
+export function csvRecord(cells: readonly string[], separator: Separator = ','): string {
+  const needsQuotes = NEEDS_QUOTES[separator];
   let line = '';
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i];
-    if (i > 0) line += ',';
-    line += NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+    if (i > 0) line += separator;
+    line += needsQuotes.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
   }
   return `${line}\r\n`;
 }

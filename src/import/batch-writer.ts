@@ -4,12 +4,16 @@ import type { ChildSpec, RecordRows, ResourceDescriptor } from '../resources/des
 import { type Kind, RESOURCES, resourceOf } from '../resources/registry.js';
 import type { WriteContext } from '../writes/write-project.js';
 import type { Problems } from './problems.js';
+import type { ImportReport } from './report.js';
 import type { Staging } from './staging.js';
+import { changedFields, readStored } from './stored.js';
 import { deleteParts, insert, upsert } from './writes.js';
 
-// Writes an import's batches through the write unit: a batch of one kind is upserted on
-// (project_id, id), its records' parts replaced, its derived rows tallied and its records
-// declared changed. Deletions are written with their cascades (src/resources/deletion.ts).
+// Writes an import's batches through the write unit: a batch of one kind is compared with
+// the stored records (stored.ts: one read by primary key a batch; a record equal to the
+// stored one is left alone, a changed one gets the import's time as updated_at), then the
+// records that change are upserted on (project_id, id), their parts replaced, their derived
+// rows tallied and the records declared changed. Deletions are written with their cascades (src/resources/deletion.ts).
 
 export class BatchWriter {
   /** by kind: the highest id stored before this import (read at its first batch) or written by it */
@@ -22,16 +26,21 @@ export class BatchWriter {
     private readonly ctx: WriteContext,
     private readonly staging: Staging,
     private readonly problems: Problems,
+    private readonly report: ImportReport,
+    /** the import's time: updated_at of the records it changes */
+    private readonly now: number,
   ) {
     this.statistics = new StatisticsAsTablesGrow(ctx.db);
   }
 
   async write(kind: Kind, batch: RecordRows[]): Promise<void> {
     const resource = resourceOf(kind);
-    const staged = resource.handles ? await this.withFreeHandles(resource, batch) : batch;
+    const free = resource.handles ? await this.withFreeHandles(resource, batch) : batch;
+    if (free.length === 0) return;
+    const ids = free.map((s) => s.row.id);
+    const { staged, stored } = await this.sift(resource, free, await this.maybeStored(kind, ids));
+    this.highest.set(kind, Math.max(this.highest.get(kind)!, ...ids));
     if (staged.length === 0) return;
-    const ids = staged.map((s) => s.row.id);
-    const stored = await this.maybeStored(kind, ids);
     const tally = this.ctx.tally(resource);
     await tally?.remove(stored);
     await upsert(
@@ -41,9 +50,47 @@ export class BatchWriter {
     );
     for (const child of resource.children) await this.writeParts(child, staged, stored);
     await tally?.add(staged);
-    await this.ctx.changed(resource.type, ids);
-    this.highest.set(kind, Math.max(this.highest.get(kind)!, ...ids));
+    await this.ctx.changed(
+      resource.type,
+      staged.map((s) => s.row.id),
+    );
     await this.statistics.wrote([kind, ...resource.children.map((c) => c.table)], staged.length);
+  }
+
+  /**
+   * The records of the batch that change something (new ones, and stored ones that differ),
+   * with the stored ids among them; each record is counted created, updated or unchanged.
+   */
+  private async sift(
+    resource: ResourceDescriptor,
+    batch: RecordRows[],
+    maybeStored: number[],
+  ): Promise<{ staged: RecordRows[]; stored: number[] }> {
+    const { kind } = resource;
+    const stored = await readStored(this.ctx.db, this.ctx.projectId, resource, maybeStored);
+    const places = this.staging.places(kind);
+    const staged: RecordRows[] = [];
+    const storedIds: number[] = [];
+    for (const rows of batch) {
+      const id = rows.row.id;
+      const was = stored.get(id);
+      if (!was) {
+        this.report.changes[kind].created++;
+        staged.push(rows);
+        continue;
+      }
+      const warn = (field: string, message: string) => this.report.warn(kind, places.get(id), field, message);
+      const fields = changedFields(resource, rows, was, warn);
+      if (!fields) {
+        this.report.changes[kind].unchanged++;
+        continue;
+      }
+      this.report.updated(kind, fields);
+      if ('updated_at' in rows.row) rows.row.updated_at = this.now;
+      staged.push(rows);
+      storedIds.push(id);
+    }
+    return { staged, stored: storedIds };
   }
 
   async delete(kind: Kind, ids: number[]): Promise<void> {

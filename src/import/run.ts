@@ -5,6 +5,7 @@ import { ProjectRecord } from '../resources/projects/record.js';
 import type { Kind } from '../resources/registry.js';
 import { type WriteContext, writeProject } from '../writes/write-project.js';
 import type { PlaceFormat } from './problems.js';
+import type { ImportChanges, ImportWarning } from './report.js';
 import { ImportSession } from './session.js';
 import { checkRecord } from './validate.js';
 
@@ -14,10 +15,15 @@ import { checkRecord } from './validate.js';
 
 export interface ImportSummary {
   projectId: string;
-  /** records written (created or replaced), by kind */
+  /** records written (created or changed; not those equal to the stored ones), by kind */
   counts: Record<Kind, number>;
   /** records deleted by the file's deletions, by kind (a category's subtree included) */
   deleted: Record<Kind, number>;
+  /** created, updated, unchanged, deleted and the fields changed, by kind */
+  changes: ImportChanges;
+  /** values that look damaged by a spreadsheet (the first MAX_WARNINGS) */
+  warnings: ImportWarning[];
+  warningsTotal: number;
 }
 
 export interface ImportOptions {
@@ -29,6 +35,8 @@ export interface ImportOptions {
   retentionDays?: number;
   /** the import is for this project: a file naming another is refused by name, before any write (a CSV, naming none, needs it) */
   project?: string;
+  /** a CSV's rows replace whole records (fields left out take their defaults), instead of changing only the columns they have */
+  replace?: boolean;
   /** check everything and write nothing: the import runs in full, then rolls back */
   dryRun?: boolean;
   /** stops the import (rolled back, nothing written) at the next records read, or before the commit */
@@ -115,7 +123,15 @@ export async function run(
       const { listed, count } = session.problems;
       throw new ImportError(listed.length ? listed : ['the file names no project'], count);
     }
-    return { projectId: session.projectId, counts: session.counts, deleted: session.deleted };
+    const { changes, warnings, warningsTotal } = session.report;
+    return {
+      projectId: session.projectId,
+      counts: session.counts,
+      deleted: session.deleted,
+      changes,
+      warnings,
+      warningsTotal,
+    };
   };
   const projectId = checkRecord(ProjectRecord, project).length === 0 ? (project as ProjectRecord).id : undefined;
   if (projectId === undefined) return readAll(new ImportSession(format));

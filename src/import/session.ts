@@ -6,6 +6,7 @@ import { type Kind, RESOURCES, resourceOf } from '../resources/registry.js';
 import type { WriteContext } from '../writes/write-project.js';
 import { BatchWriter } from './batch-writer.js';
 import { MAX_PROBLEMS, type Place, type PlaceFormat, Problems } from './problems.js';
+import { ImportReport } from './report.js';
 import { BATCH, Staging } from './staging.js';
 import { checkRecord } from './validate.js';
 
@@ -29,7 +30,8 @@ export type { Place, PlaceFormat } from './problems.js';
 
 export class ImportSession {
   readonly problems: Problems;
-  readonly counts = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
+  /** what the import changes, and the warnings (src/import/report.ts) */
+  readonly report: ImportReport;
   private readonly staging: Staging;
   private readonly writer?: BatchWriter;
   /** the ids of deletions not yet written, by kind */
@@ -47,13 +49,27 @@ export class ImportSession {
     private readonly ctx?: WriteContext,
   ) {
     this.problems = new Problems(formatPlace);
+    this.report = new ImportReport(formatPlace);
     this.staging = new Staging(this.problems);
-    this.writer = ctx && new BatchWriter(ctx, this.staging, this.problems);
+    this.writer = ctx && new BatchWriter(ctx, this.staging, this.problems, this.report, this.now);
     this.overlapWrites = ctx !== undefined && overlapsBatches(ctx.db);
   }
 
   get projectId(): string | undefined {
     return this.project?.id;
+  }
+
+  /** the write's transaction (undefined: the records are only checked) */
+  get db(): WriteContext['db'] | undefined {
+    return this.ctx?.db;
+  }
+
+  /** records written (created or changed), by kind */
+  get counts(): Record<Kind, number> {
+    const { changes } = this.report;
+    return Object.fromEntries(
+      RESOURCES.map((r) => [r.kind, changes[r.kind].created + changes[r.kind].updated]),
+    ) as Record<Kind, number>;
   }
 
   get ok(): boolean {
@@ -111,7 +127,7 @@ export class ImportSession {
       currency: project.currency,
       now: this.now,
     });
-    this.counts[kind]++;
+    if ((value as { created_at?: number }).created_at === undefined) rows.createdByDefault = true;
     if (this.deletionCount > 0) await this.flushDeletions();
     if (this.staging.stage(kind, rows, place)) await this.flush(kind);
   }
@@ -176,9 +192,11 @@ export class ImportSession {
     if (!this.project) return;
     for (const r of RESOURCES) await this.flush(r.kind);
     await this.flushDeletions(); // after every write
+    const counts = this.counts;
     for (const r of RESOURCES) {
       this.staging.reportRepeatedIds(r.kind);
-      this.ctx!.count(r.kind, 'counts', this.counts[r.kind]);
+      this.report.changes[r.kind].deleted = this.deleted[r.kind];
+      this.ctx!.count(r.kind, 'counts', counts[r.kind]);
     }
     for (const r of RESOURCES) await r.checkReferences?.(this.referenceCheck(r));
   }

@@ -12,10 +12,10 @@ import {
   type Outcome,
   findJob,
   finishJob,
-  noImportCounts,
   renewLease,
   requeue,
 } from './store.js';
+import { noImportCounts } from './present.js';
 
 // One import job, run by this process's runner (runner.ts): the import of its spooled file
 // in one batch write, and its outcome recorded. A success is recorded inside the import's own
@@ -102,6 +102,7 @@ export async function runJob(job: ImportJobRow, running: Running, ctx: JobContex
     const summary = await importFile(ctx.importDb ?? db, job.spool_path ?? '', {
       project: job.project_id,
       dryRun,
+      replace: job.mode === 'replace',
       signal: abort.signal,
       name: 'body',
       retentionDays: ctx.retentionDays,
@@ -128,7 +129,7 @@ export async function runJob(job: ImportJobRow, running: Running, ctx: JobContex
       return;
     }
     if (stoppedForShutdown(running)) return requeue(db, id, ctx.owner);
-    const failed = { records_read: live.records_read, counts: null };
+    const failed = { records_read: live.records_read, counts: null, changes: null, warnings: [], warnings_total: 0 };
     if (abort.signal.reason instanceof Stop)
       await finish({ status: 'canceled', ...failed, errors: [], errors_total: 0 });
     else if (e instanceof ImportError)
@@ -147,7 +148,16 @@ export async function runJob(job: ImportJobRow, running: Running, ctx: JobContex
 function succeeded(summary: ImportSummary, records: number): Omit<Outcome, 'now' | 'cursor_before'> {
   const counts = noImportCounts();
   for (const { kind } of RESOURCES) counts[kind] = { upserted: summary.counts[kind], deleted: summary.deleted[kind] };
-  return { status: 'succeeded', records_read: records, counts, errors: [], errors_total: 0 };
+  return {
+    status: 'succeeded',
+    records_read: records,
+    counts,
+    changes: summary.changes,
+    errors: [],
+    errors_total: 0,
+    warnings: summary.warnings,
+    warnings_total: summary.warningsTotal,
+  };
 }
 
 /** `products[12].price: must be …` -> its place and its message. */

@@ -2,7 +2,8 @@ import type { Kysely, Selectable } from 'kysely';
 import { skipLocked } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import type { ImportJobTable } from '../db/schema-queues.js';
-import { type Kind, RESOURCES } from '../resources/registry.js';
+import type { ImportChanges, ImportWarning } from '../import/report.js';
+import type { ImportCounts } from './present.js';
 import type { ImportFormat } from './spool.js';
 
 // The import_jobs table (migration 013): the jobs, their queue and their leases. Every
@@ -20,30 +21,6 @@ export interface ImportProblem {
   message: string;
 }
 
-export type ImportCounts = Record<Kind, { upserted: number; deleted: number }>;
-
-/** The Import as the API shows it (docs/API.md, "Imports"). */
-export interface ImportRecord {
-  id: number;
-  status: ImportStatus;
-  dry_run: boolean;
-  format: ImportFormat;
-  bytes: number;
-  records_read: number;
-  progress: number;
-  counts: ImportCounts;
-  errors: ImportProblem[];
-  errors_total: number;
-  cursor_before: string | null;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-}
-
-export function noImportCounts(): ImportCounts {
-  return Object.fromEntries(RESOURCES.map((r) => [r.kind, { upserted: 0, deleted: 0 }])) as ImportCounts;
-}
-
 export function isFinished(status: ImportStatus): boolean {
   return FINISHED.includes(status);
 }
@@ -54,31 +31,13 @@ export interface LiveProgress {
   progress: number;
 }
 
-export function presentJob(row: ImportJobRow, live?: LiveProgress): ImportRecord {
-  const running = row.status === 'running';
-  return {
-    id: Number(row.id),
-    status: row.status,
-    dry_run: Number(row.dry_run) === 1,
-    format: row.format,
-    bytes: Number(row.bytes),
-    records_read: running && live ? Math.max(live.records_read, Number(row.records_read)) : Number(row.records_read),
-    progress: running && live ? Math.max(live.progress, Number(row.progress)) : Number(row.progress),
-    counts: row.counts ? (JSON.parse(row.counts) as ImportCounts) : noImportCounts(),
-    errors: row.errors ? (JSON.parse(row.errors) as ImportProblem[]) : [],
-    errors_total: Number(row.errors_total),
-    cursor_before: row.cursor_before,
-    created_at: Number(row.created_at),
-    started_at: row.started_at === null ? null : Number(row.started_at),
-    finished_at: row.finished_at === null ? null : Number(row.finished_at),
-  };
-}
-
 export interface NewJob {
   projectId: string;
   format: ImportFormat;
   bytes: number;
   dryRun: boolean;
+  /** a CSV's rows: only their columns (merge) or whole records (replace) */
+  mode: 'merge' | 'replace';
   spoolHost: string;
   spoolPath: string;
   now: number;
@@ -91,6 +50,7 @@ export async function createJob(db: Kysely<Database>, job: NewJob): Promise<Impo
       project_id: job.projectId,
       status: 'queued',
       dry_run: job.dryRun ? 1 : 0,
+      mode: job.mode,
       format: job.format,
       bytes: job.bytes,
       created_at: job.now,
@@ -189,6 +149,9 @@ export interface Outcome {
   status: 'succeeded' | 'failed' | 'canceled';
   records_read: number;
   counts: ImportCounts | null;
+  changes: ImportChanges | null;
+  warnings: ImportWarning[];
+  warnings_total: number;
   errors: ImportProblem[];
   errors_total: number;
   cursor_before: string | null;
@@ -205,6 +168,9 @@ export async function finishJob(db: Kysely<Database>, id: number, outcome: Outco
       records_read: outcome.records_read,
       progress: outcome.status === 'succeeded' ? 1 : undefined,
       counts: outcome.counts ? JSON.stringify(outcome.counts) : null,
+      changes: outcome.changes ? JSON.stringify(outcome.changes) : null,
+      warnings: JSON.stringify(outcome.warnings),
+      warnings_total: outcome.warnings_total,
       errors: JSON.stringify(outcome.errors),
       errors_total: outcome.errors_total,
       cursor_before: outcome.cursor_before,

@@ -43,6 +43,8 @@ export function recordTimes(
 export interface RecordRows {
   row: Row & { id: number; handle?: string };
   children: Partial<Record<ChildTable, Row[]>>;
+  /** the record gave no created_at: an import keeps the stored one (src/import/stored.ts) */
+  createdByDefault?: boolean;
 }
 
 /**
@@ -53,6 +55,8 @@ export interface ChildSpec {
   table: ChildTable;
   /** the column naming the record the row belongs to */
   parent: string;
+  /** the record's field that holds these parts (what an import reports as changed) */
+  field: string;
   /**
    * The rows carry ids of their own (project_id, id), which a record may leave out: the
    * import gives them the next free id and upserts them, a later row of an id winning.

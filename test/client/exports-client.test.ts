@@ -35,7 +35,11 @@ eachBackend('client exports', (backend) => {
     let orders = '';
     for await (const chunk of Readable.fromWeb((await client.exports.orders({ payment_status: 'paid' })) as never))
       orders += String(chunk);
-    assert.match(orders, /^id,customer_email,/);
+    assert.match(orders, /^\ufeffid,customer_email,/, 'a byte order mark for spreadsheets');
+    const plain = await new Response(
+      await client.exports.orders({ payment_status: 'paid', bom: false, delimiter: 'semicolon' }),
+    ).text();
+    assert.match(plain, /^id;customer_email;customer_name;items;/, 'bom: false and delimiter: semicolon');
     assert.equal(
       orders.trimEnd().split('\r\n').length,
       1 + (await client.orders.list({ payment_status: 'paid' })).meta.total,

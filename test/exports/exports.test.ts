@@ -106,7 +106,7 @@ eachBackend('exports', (backend) => {
           ),
         ),
       );
-      assert.equal(small, answer.text, query);
+      assert.equal(`\ufeff${small}`, answer.text, query);
     }
   });
 
@@ -141,7 +141,7 @@ eachBackend('exports', (backend) => {
           ),
         ),
       );
-      assert.equal(small, answer.text, query);
+      assert.equal(`\ufeff${small}`, answer.text, query);
     }
     const all = csvRows(
       (await call(shop.app, 'GET', `/v2/projects/${SHOP}/exports/orders.csv`, { headers: bearer(shop.shopKey) })).text,

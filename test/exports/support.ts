@@ -40,8 +40,8 @@ export async function seedMany(storage: Storage): Promise<void> {
   await importDocument(storage.db, { project: { id: SHOP, name: 'Shop', currency: 'EUR' }, products });
 }
 
-/** A CSV text as rows of cells (the header first). */
+/** A CSV text as rows of cells (the header first), after its byte order mark. */
 export function csvRows(text: string): string[][] {
-  const rows: string[][] = parse(text);
+  const rows: string[][] = parse(text, { bom: true });
   return rows;
 }

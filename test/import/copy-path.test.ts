@@ -76,7 +76,7 @@ async function written(storage: Storage) {
   const all = async (table: 'products' | 'product_categories' | 'categories', order: string[]) => {
     let q = db.selectFrom(table).selectAll();
     for (const o of order) q = q.orderBy(o as never);
-    return (await q.execute()).map((r) => ({ ...r }));
+    return (await q.execute()).map((r) => ({ ...r, ...importTime(r) }));
   };
   const messages = await db.selectFrom('webhook_messages').select(['type', 'payload']).execute();
   return {
@@ -93,6 +93,13 @@ async function written(storage: Storage) {
     // Messages of one write share their time: compared as a set.
     messages: messages.map((m) => JSON.stringify({ type: m.type, data: withoutTimes(JSON.parse(m.payload)) })).sort(),
   };
+}
+
+/** A record the import changed has the import's time as updated_at, which differs between runs. */
+const STARTED = Math.floor(Date.now() / 1000);
+function importTime(row: object): object {
+  const at = (row as { updated_at?: number }).updated_at;
+  return at !== undefined && Number(at) >= STARTED ? { updated_at: 'the import' } : {};
 }
 
 function withoutTimes(value: unknown): unknown {

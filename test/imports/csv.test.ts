@@ -19,6 +19,7 @@ type Import = {
   format: string;
   dry_run: boolean;
   counts: Record<string, { upserted: number; deleted: number }>;
+  changes: Record<string, { unchanged: number }>;
   errors: { place: string; message: string }[];
   errors_total: number;
 };
@@ -89,7 +90,9 @@ eachBackend('products CSV import', (backend) => {
 
     const again = await importCsv(shop, SHOP, shop.shopKey, exported);
     assert.equal(again.status, 'succeeded', JSON.stringify(again.errors));
-    assert.equal(again.counts.products.upserted, exported.trim().split(/\r\n(?=\d)/).length - 1);
+    // Nothing changed: nothing written, every product counted unchanged.
+    assert.equal(again.counts.products.upserted, 0);
+    assert.equal(again.changes.products.unchanged, exported.trim().split(/\r\n(?=\d)/).length - 1);
     assert.equal(await exportCsv(shop, SHOP, shop.shopKey), exported);
   });
 
@@ -195,7 +198,12 @@ eachBackend('products CSV import', (backend) => {
       error.details.map((d) => d.field),
       ['colour', 'size'],
     );
-    const missing = await shop.upload('handle,name\r\nx,X\r\n', { type: 'text/csv' });
+    // A row finds its product by id or handle: a file with neither cannot say which.
+    const neither = await shop.upload('name,price\r\nX,1\r\n', { type: 'text/csv' });
+    assert.equal(neither.status, 400);
+    assert.match(neither.text, /or handle is a required column/);
+    // Whole records need what every product needs.
+    const missing = await shop.upload('handle,name\r\nx,X\r\n', { type: 'text/csv', query: '?mode=replace' });
     assert.equal(missing.status, 400);
     assert.match(missing.text, /price/);
     const list = await shop.send('GET', '/imports/');

@@ -10,7 +10,10 @@ import type { DownloadLink, OrdersExportQuery, ProductsExportQuery } from './rec
 
 export function exportHelpers(api: Api) {
   return {
-    /** Every product the list with these filters and `order` holds, as CSV (`fetch_hidden` needs products:read_hidden). */
+    /**
+     * Every product the list with these filters and `order` holds, as CSV (`fetch_hidden` needs
+     * products:read_hidden), after a UTF-8 byte order mark unless `bom: false`; `delimiter: 'semicolon'` for `;`.
+     */
     products: (query: ProductsExportQuery = {}, options: { signal?: AbortSignal } = {}) =>
       api(`/exports/products.csv${queryString(query)}`, { stream: true, signal: options.signal }),
     /** Every order the list with these filters holds, newest first, as CSV (needs orders:read). */

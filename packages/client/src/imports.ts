@@ -1,5 +1,5 @@
 import type { Api } from './api.js';
-import { segment } from './query.js';
+import { queryString, segment } from './query.js';
 import type { Import, ImportFormat } from './records.js';
 import { sleep } from './retry.js';
 import { type UploadProgress, countingBody, progressFetch } from './upload-progress.js';
@@ -17,8 +17,10 @@ export type ImportFile =
 export interface CreateImportOptions {
   /** `json`, `ndjson` or `csv` (products); by default from a File's name or a Blob's type, else NDJSON unless a string is one JSON value */
   format?: ImportFormat;
-  /** check everything, write nothing */
+  /** check everything, write nothing (the Import still reports its `changes` and `warnings`) */
   dryRun?: boolean;
+  /** a CSV: `merge` (the default) changes only its columns, `replace` replaces whole products */
+  mode?: 'merge' | 'replace';
   /** seconds (at most 60) the server waits for the import to end before answering */
   wait?: number;
   /** a retried upload with this key answers the first import instead of starting a second */
@@ -64,7 +66,8 @@ export function importHelpers(api: Api) {
       // XMLHttpRequest cannot send a stream: that one is counted as fetch reads it.
       const transport = progress && !isStream(data) ? progressFetch(progress) : undefined;
       if (progress && !transport) data = countingBody(data, progress);
-      return api<Import>(`/imports/${options.dryRun ? '?dry_run=true' : ''}`, {
+      const query = queryString({ dry_run: options.dryRun || undefined, mode: options.mode });
+      return api<Import>(`/imports/${query}`, {
         method: 'POST',
         headers,
         upload: { type, data },

@@ -91,7 +91,7 @@ export interface paths {
         };
         /**
          * Export orders as CSV
-         * @description Every order the list with the same filters holds, newest first, no paging, as CSV: one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.
+         * @description Every order the list with the same filters holds, newest first, no paging, as CSV (UTF-8 after a byte order mark unless `bom=false`; `delimiter=semicolon` for `;`): one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.
          */
         get: operations["exportOrders"];
         put?: never;
@@ -131,7 +131,7 @@ export interface paths {
         };
         /**
          * Export products as CSV
-         * @description Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).
+         * @description Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8 after a byte order mark unless `bom=false`, `,` or with `delimiter=semicolon` `;` between cells, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).
          */
         get: operations["exportProducts"];
         put?: never;
@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an import
-         * @description The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.
+         * @description The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or has neither id nor handle (with `mode=replace`: lacks handle, name or price), is 400 at once. A CSV changes only the columns it has (`mode=replace`: whole records, as JSON and NDJSON do); a record equal to the stored one is not written. The Import reports `changes` and `warnings` (values a spreadsheet seems to have damaged). An Idempotency-Key makes a retried upload answer the first Import.
          */
         post: operations["createImport"];
         delete?: never;
@@ -711,6 +711,94 @@ export interface components {
         /** @description An import job: an uploaded file, checked and then written all or nothing. */
         Import: {
             bytes: number;
+            /** @description by record kind: what the import changed (a dry run: would change); all 0 until it succeeded. A record equal to the stored one is not written */
+            changes: {
+                /** @description records created, updated (updated_at: the import's time), left unchanged and deleted */
+                categories: {
+                    created: number;
+                    deleted: number;
+                    /**
+                     * @description by field: how many updated records change it
+                     * @example {
+                     *       "price": 3
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: number;
+                    };
+                    /** @description records equal to the stored ones: not written, no change-feed entry, no event */
+                    unchanged: number;
+                    updated: number;
+                };
+                /** @description records created, updated (updated_at: the import's time), left unchanged and deleted */
+                orders: {
+                    created: number;
+                    deleted: number;
+                    /**
+                     * @description by field: how many updated records change it
+                     * @example {
+                     *       "price": 3
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: number;
+                    };
+                    /** @description records equal to the stored ones: not written, no change-feed entry, no event */
+                    unchanged: number;
+                    updated: number;
+                };
+                /** @description records created, updated (updated_at: the import's time), left unchanged and deleted */
+                plans: {
+                    created: number;
+                    deleted: number;
+                    /**
+                     * @description by field: how many updated records change it
+                     * @example {
+                     *       "price": 3
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: number;
+                    };
+                    /** @description records equal to the stored ones: not written, no change-feed entry, no event */
+                    unchanged: number;
+                    updated: number;
+                };
+                /** @description records created, updated (updated_at: the import's time), left unchanged and deleted */
+                products: {
+                    created: number;
+                    deleted: number;
+                    /**
+                     * @description by field: how many updated records change it
+                     * @example {
+                     *       "price": 3
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: number;
+                    };
+                    /** @description records equal to the stored ones: not written, no change-feed entry, no event */
+                    unchanged: number;
+                    updated: number;
+                };
+                /** @description records created, updated (updated_at: the import's time), left unchanged and deleted */
+                users: {
+                    created: number;
+                    deleted: number;
+                    /**
+                     * @description by field: how many updated records change it
+                     * @example {
+                     *       "price": 3
+                     *     }
+                     */
+                    fields: {
+                        [key: string]: number;
+                    };
+                    /** @description records equal to the stored ones: not written, no change-feed entry, no event */
+                    unchanged: number;
+                    updated: number;
+                };
+            };
             /** @description by record kind; all 0 until the import succeeded (a dry run: what it would have done) */
             counts: {
                 /** @description records written (created or replaced) and deleted (cascades included) */
@@ -771,6 +859,17 @@ export interface components {
              * @enum {unknown}
              */
             status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+            /** @description values that look damaged by a spreadsheet, compared with the stored ones (leading zeros lost, scientific notation, digits lost, a date, thousands separators, text read as Latin-1): the first 100. Warnings never stop an import */
+            warnings: {
+                /** @example sku */
+                field: string;
+                /** @example lost its leading zeros ("00123" became "123"): a spreadsheet read the text as a number */
+                message: string;
+                /** @description where the record is in the file, as for errors */
+                place: string;
+            }[];
+            /** @description every warning, listed or not */
+            warnings_total: number;
         };
         /** @description An API key, without its secret. */
         Key: {
@@ -1504,6 +1603,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description false: no UTF-8 byte order mark before the header (by default there is one: a spreadsheet needs it to read the file as UTF-8)
+                 * @example true
+                 */
+                bom?: boolean;
+                /**
                  * @description unix seconds; only orders created after it (exclusive)
                  * @example 1700000000
                  */
@@ -1518,6 +1622,11 @@ export interface operations {
                  * @example ada@example.com
                  */
                 customer_email?: string;
+                /**
+                 * @description between cells: `comma` (the default) or `semicolon` (a European spreadsheet's)
+                 * @example comma
+                 */
+                delimiter?: "comma" | "semicolon";
                 /**
                  * @description A one-time token of a download link (`POST …/exports/<file>/link`), sent instead of the Authorization header: good once, for a minute, for this file and exactly this query.
                  * @example sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
@@ -1590,6 +1699,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description false: no UTF-8 byte order mark before the header (by default there is one: a spreadsheet needs it to read the file as UTF-8)
+                 * @example true
+                 */
+                bom?: boolean;
+                /**
                  * @description unix seconds; only orders created after it (exclusive)
                  * @example 1700000000
                  */
@@ -1604,6 +1718,11 @@ export interface operations {
                  * @example ada@example.com
                  */
                 customer_email?: string;
+                /**
+                 * @description between cells: `comma` (the default) or `semicolon` (a European spreadsheet's)
+                 * @example comma
+                 */
+                delimiter?: "comma" | "semicolon";
                 /**
                  * @description only orders with this fulfillment status
                  * @example shipped
@@ -1684,10 +1803,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description false: no UTF-8 byte order mark before the header (by default there is one: a spreadsheet needs it to read the file as UTF-8)
+                 * @example true
+                 */
+                bom?: boolean;
+                /**
                  * @description category id: products directly in it
                  * @example 1
                  */
                 category?: number;
+                /**
+                 * @description between cells: `comma` (the default) or `semicolon` (a European spreadsheet's)
+                 * @example comma
+                 */
+                delimiter?: "comma" | "semicolon";
                 /**
                  * @description A one-time token of a download link (`POST …/exports/<file>/link`), sent instead of the Authorization header: good once, for a minute, for this file and exactly this query.
                  * @example sfd_3q2J8xVx0sYb6o1cS0mWcA4pJxkq1kXH
@@ -1760,10 +1889,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description false: no UTF-8 byte order mark before the header (by default there is one: a spreadsheet needs it to read the file as UTF-8)
+                 * @example true
+                 */
+                bom?: boolean;
+                /**
                  * @description category id: products directly in it
                  * @example 1
                  */
                 category?: number;
+                /**
+                 * @description between cells: `comma` (the default) or `semicolon` (a European spreadsheet's)
+                 * @example comma
+                 */
+                delimiter?: "comma" | "semicolon";
                 /**
                  * @description true: hidden products too; needs an API key
                  * @example false
@@ -2023,6 +2162,11 @@ export interface operations {
                  * @example false
                  */
                 dry_run?: boolean;
+                /**
+                 * @description a CSV: `merge` (the default) changes only the columns the file has; `replace` replaces whole records, fields left out taking their defaults (as JSON and NDJSON always do)
+                 * @example merge
+                 */
+                mode?: "merge" | "replace";
             };
             header?: {
                 /**

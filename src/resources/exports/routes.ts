@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { DEFAULT_EXPORT_MAX_SECONDS } from '../../config-streams.js';
-import { productsCsv, ordersCsv } from '../../export/csv.js';
+import { csvFormatOf, productsCsv, ordersCsv } from '../../export/csv.js';
 import { exportProject } from '../../export/export.js';
 import { type Emit, snapshotStream } from '../../export/snapshot-stream.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
@@ -54,7 +54,7 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
       operationId: 'exportProducts',
       summary: 'Export products as CSV',
       description:
-        "Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).",
+        "Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8 after a byte order mark unless `bom=false`, `,` or with `delimiter=semicolon` `;` between cells, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).",
       tags,
       params: ProjectParams,
       querystring: withDownloadToken(ProductsExportQuery),
@@ -69,7 +69,11 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
       const filter = productFilterOf(request.project.id, q);
       const order = parseOrder(q.order);
       const { currency } = request.project;
-      const body = stream(request, (db, emit) => productsCsv(db, filter, order, currency, emit));
+      const { start, separator } = csvFormatOf(q);
+      const body = stream(request, async (db, emit) => {
+        if (start) await emit(start);
+        await productsCsv(db, filter, order, currency, emit, undefined, separator);
+      });
       return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-products.csv`, body);
     },
   });
@@ -80,7 +84,7 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
       operationId: 'exportOrders',
       summary: 'Export orders as CSV',
       description:
-        'Every order the list with the same filters holds, newest first, no paging, as CSV: one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.',
+        'Every order the list with the same filters holds, newest first, no paging, as CSV (UTF-8 after a byte order mark unless `bom=false`; `delimiter=semicolon` for `;`): one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.',
       tags,
       params: ProjectParams,
       querystring: withDownloadToken(OrdersExportQuery),
@@ -91,7 +95,11 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
     },
     handler: async (request, reply) => {
       const filter = orderFilterOf(request.project.id, request.query);
-      const body = stream(request, (db, emit) => ordersCsv(db, filter, emit));
+      const { start, separator } = csvFormatOf(request.query);
+      const body = stream(request, async (db, emit) => {
+        if (start) await emit(start);
+        await ordersCsv(db, filter, emit, undefined, separator);
+      });
       return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-orders.csv`, body);
     },
   });

@@ -13,8 +13,25 @@ const productFilters = Object.fromEntries(
 ) as Omit<typeof productListFilters, (typeof SEARCH_PARAMETERS)[number]>;
 const { page: _orderPage, perpage: _orderPerpage, ...orderFilters } = OrderListQuery.properties;
 
-export const ProductsExportQuery = Type.Object(productFilters, { additionalProperties: false });
-export const OrdersExportQuery = Type.Object(orderFilters, { additionalProperties: false });
+/** How a CSV is written: for a spreadsheet by default (a byte order mark, commas). */
+const csvFormat = {
+  bom: Type.Optional(
+    Type.Boolean({
+      description:
+        'false: no UTF-8 byte order mark before the header (by default there is one: a spreadsheet needs it to read the file as UTF-8)',
+      examples: [true],
+    }),
+  ),
+  delimiter: Type.Optional(
+    Type.Enum(['comma', 'semicolon'], {
+      description: "between cells: `comma` (the default) or `semicolon` (a European spreadsheet's)",
+      examples: ['comma'],
+    }),
+  ),
+};
+
+export const ProductsExportQuery = Type.Object({ ...productFilters, ...csvFormat }, { additionalProperties: false });
+export const OrdersExportQuery = Type.Object({ ...orderFilters, ...csvFormat }, { additionalProperties: false });
 
 /** The project export holds everything: it needs every read scope. */
 export const READ_SCOPES: Scope[] = ['users:read', 'orders:read', 'products:read_hidden'];

@@ -7,7 +7,8 @@ import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js
 import { type ImportFormat, type Spooled, checkDeclaredLength, removeSpool, spool } from '../../imports/spool.js';
 import { headerProblems } from '../products/csv-columns.js';
 import { readCsvHeader } from '../../import/csv.js';
-import { isFinished, presentJob } from '../../imports/store.js';
+import { isFinished } from '../../imports/store.js';
+import { presentJob } from '../../imports/present.js';
 import {
   ImportAccepted,
   ImportBody,
@@ -50,9 +51,14 @@ function formatOf(type: string): ImportFormat {
 }
 
 /** A CSV's header row, checked before the job is queued: a wrong column is a 400 at once. */
-async function checkCsvHeader(path: string): Promise<void> {
+async function checkCsvHeader(path: string, replace: boolean): Promise<void> {
   const header = await readCsvHeader(path);
-  const problems = header ? headerProblems(header.map((h) => h.trim())) : [];
+  const problems = header
+    ? headerProblems(
+        header.map((h) => h.trim()),
+        replace,
+      )
+    : [];
   if (problems.length === 0) return;
   const names = problems.map((p) => p.field).join(', ');
   throw new ApiError(400, `the CSV's header row is not a products header: ${names}`, problems);
@@ -90,10 +96,11 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       const release = boundByProgress(request.raw);
       const received = spool(payload, format, { dir: spoolDir, maxBytes, idleMs: idleTimeoutMs });
       received.then(release, release);
+      const query = request.query as Record<string, unknown>;
       const spooled = received.then(async (spooled) => {
         if (format !== 'csv') return spooled;
         try {
-          await checkCsvHeader(spooled.path);
+          await checkCsvHeader(spooled.path, query.mode === 'replace');
         } catch (e) {
           await removeSpool(spooled.path);
           throw e;
@@ -104,8 +111,8 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
         uploads.set(request, { ...spooled, taken: false });
         // What the Idempotency-Key compares (src/plugins/idempotency.ts): the same bytes
         // sent again, as the same kind of import, are the same request.
-        const dryRun = (request.query as Record<string, unknown>).dry_run;
-        done(null, { format, bytes: spooled.bytes, sha256: spooled.sha256, dry_run: dryRun === 'true' });
+        const { dry_run, mode } = query;
+        done(null, { format, bytes: spooled.bytes, sha256: spooled.sha256, dry_run: dry_run === 'true', mode });
       }, done);
     });
     scope.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
@@ -116,7 +123,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'createImport',
         summary: 'Upload an import',
-        description: `The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or lacks handle, name or price, is 400 at once. An Idempotency-Key makes a retried upload answer the first Import.`,
+        description: `The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or has neither id nor handle (with \`mode=replace\`: lacks handle, name or price), is 400 at once. A CSV changes only the columns it has (\`mode=replace\`: whole records, as JSON and NDJSON do); a record equal to the stored one is not written. The Import reports \`changes\` and \`warnings\` (values a spreadsheet seems to have damaged). An Idempotency-Key makes a retried upload answer the first Import.`,
         tags,
         params: ProjectParams,
         querystring: ImportQuery,
@@ -161,6 +168,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
           format: (request.body as { format: ImportFormat }).format,
           bytes: spooled.bytes,
           dryRun: request.query.dry_run === true,
+          mode: request.query.mode ?? 'merge',
           spoolHost: host,
           spoolPath: spooled.path,
           now: Math.floor(Date.now() / 1000),

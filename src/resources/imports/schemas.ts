@@ -2,11 +2,13 @@ import { Type } from 'typebox';
 import { NullableTimestamp, PathId, ProjectId, Timestamp } from '../../http/schemas.js';
 import { LISTED_JOBS } from '../../imports/store.js';
 import { MAX_PROBLEMS } from '../../import/problems.js';
+import { MAX_WARNINGS } from '../../import/report.js';
 import { RESOURCES } from '../registry.js';
 
 // The HTTP import API (docs/API.md, "Imports"): the Import job as every route answers it, and
 // the upload's media types as the OpenAPI document describes them.
 
+export const IMPORT_MODES = ['merge', 'replace'] as const;
 export const IMPORT_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 /** The longest `Prefer: wait=<seconds>` honoured. */
 export const MAX_WAIT_SECONDS = 60;
@@ -15,6 +17,27 @@ const Count = Type.Integer({ minimum: 0 });
 const KindCounts = Type.Object(
   { upserted: Count, deleted: Count },
   { description: 'records written (created or replaced) and deleted (cascades included)' },
+);
+
+const KindChanges = Type.Object(
+  {
+    created: Count,
+    updated: Count,
+    unchanged: Type.Integer({
+      minimum: 0,
+      description: 'records equal to the stored ones: not written, no change-feed entry, no event',
+    }),
+    deleted: Count,
+    fields: Type.Object(
+      {},
+      {
+        additionalProperties: Count,
+        description: 'by field: how many updated records change it',
+        examples: [{ price: 3 }],
+      },
+    ),
+  },
+  { description: "records created, updated (updated_at: the import's time), left unchanged and deleted" },
 );
 
 export const Import = Type.Object(
@@ -49,6 +72,24 @@ export const Import = Type.Object(
       { maxItems: MAX_PROBLEMS, description: `the first ${MAX_PROBLEMS} problems, in file order` },
     ),
     errors_total: Type.Integer({ minimum: 0, description: 'every problem found, listed or not' }),
+    changes: Type.Object(Object.fromEntries(RESOURCES.map((r) => [r.kind, KindChanges])), {
+      description:
+        'by record kind: what the import changed (a dry run: would change); all 0 until it succeeded. A record equal to the stored one is not written',
+    }),
+    warnings: Type.Array(
+      Type.Object({
+        place: Type.String({ description: 'where the record is in the file, as for errors' }),
+        field: Type.String({ examples: ['sku'] }),
+        message: Type.String({
+          examples: ['lost its leading zeros ("00123" became "123"): a spreadsheet read the text as a number'],
+        }),
+      }),
+      {
+        maxItems: MAX_WARNINGS,
+        description: `values that look damaged by a spreadsheet, compared with the stored ones (leading zeros lost, scientific notation, digits lost, a date, thousands separators, text read as Latin-1): the first ${MAX_WARNINGS}. Warnings never stop an import`,
+      },
+    ),
+    warnings_total: Type.Integer({ minimum: 0, description: 'every warning, listed or not' }),
     cursor_before: Type.Union([Type.String(), Type.Null()], {
       description:
         'the change-feed cursor from just before the import wrote: GET …/changes/?since=<cursor> gives what it changed; null until it started writing',
@@ -69,6 +110,13 @@ export const ImportParams = Type.Object({ project_id: ProjectId, import_id: Path
 export const ImportQuery = Type.Object(
   {
     dry_run: Type.Optional(Type.Boolean({ description: 'true: check everything, write nothing', examples: [false] })),
+    mode: Type.Optional(
+      Type.Enum(IMPORT_MODES, {
+        description:
+          'a CSV: `merge` (the default) changes only the columns the file has; `replace` replaces whole records, fields left out taking their defaults (as JSON and NDJSON always do)',
+        examples: ['merge'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -115,7 +163,7 @@ export const ImportBody = {
       schema: {
         examples: ['handle,name,price\r\nlinen-shirt,Linen shirt,4900\r\n'],
         description:
-          'products as CSV (RFC 4180, UTF-8): a header row naming product columns (handle, name and price required; docs/API.md, "CSV import"), then one product a row; they go into the path\'s project',
+          'products as CSV (RFC 4180, UTF-8 with or without a byte order mark, `,` or `;` between cells): a header row naming product columns (`id` or `handle` required: it finds the product; docs/API.md, "CSV import"), then one product a row, changing only the columns given; they go into the path\'s project',
       },
     },
   },

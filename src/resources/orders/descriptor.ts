@@ -10,7 +10,7 @@ export const ordersDescriptor: ResourceDescriptor<OrderRecord> = {
   type: 'order',
   record: OrderRecord,
   readScope: 'orders:read',
-  children: [{ table: 'order_items', parent: 'order_id' }],
+  children: [{ table: 'order_items', parent: 'order_id', field: 'items' }],
   presentByIds: ordersByIds,
   events: { upsert: 'order.updated', delete: 'order.deleted' },
   deleteRecords: deleteOrders,

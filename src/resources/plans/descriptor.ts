@@ -8,7 +8,7 @@ export const plansDescriptor: ResourceDescriptor<PlanRecord> = {
   kind: 'plans',
   type: 'plan',
   record: PlanRecord,
-  children: [{ table: 'plan_prices', parent: 'plan_id', ownIds: true }],
+  children: [{ table: 'plan_prices', parent: 'plan_id', field: 'prices', ownIds: true }],
   presentByIds: plansByIds,
   events: { upsert: 'plan.changed', delete: 'plan.changed' },
   deleteRecords: deletePlans,

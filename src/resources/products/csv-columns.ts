@@ -57,7 +57,7 @@ export function productCells(p: Product): string[] {
   return cells;
 }
 
-/** The columns an import needs: the fields a product record cannot do without. */
+/** The columns a `mode=replace` import needs: the fields a product record cannot do without. */
 export const REQUIRED_PRODUCT_COLUMNS = ['handle', 'name', 'price'] as const;
 
 /** The header's names that are not product columns (an import refuses them). */
@@ -66,12 +66,14 @@ export function unknownColumns(header: readonly string[]): string[] {
 }
 
 /** What is wrong with an import's header row, as `{ field, message }` (none: it is fine). */
-export function headerProblems(header: readonly string[]): { field: string; message: string }[] {
+export function headerProblems(header: readonly string[], replace = false): { field: string; message: string }[] {
   const problems = unknownColumns(header).map((name) => ({
     field: name,
     message: `is not a product column (${PRODUCT_CSV_COLUMNS.join(', ')})`,
   }));
-  for (const name of REQUIRED_PRODUCT_COLUMNS)
+  if (!replace && !header.includes('id') && !header.includes('handle'))
+    problems.push({ field: 'id', message: "or handle is a required column: it finds each row's product" });
+  for (const name of replace ? REQUIRED_PRODUCT_COLUMNS : [])
     if (!header.includes(name))
       problems.push({ field: name, message: 'is a required column, missing from the header' });
   const seen = new Set<string>();

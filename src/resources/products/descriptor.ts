@@ -11,7 +11,7 @@ export const productsDescriptor: ResourceDescriptor<ProductRecord> = {
   type: 'product',
   record: ProductRecord,
   handles: true,
-  children: [{ table: 'product_categories', parent: 'product_id' }],
+  children: [{ table: 'product_categories', parent: 'product_id', field: 'category_ids' }],
   derived: { begin: (trx, projectId) => new ProductTally(trx, projectId) },
   check: (p) => (p.name.trim() === '' ? { field: 'name', message: 'must not be only white space' } : undefined),
   presentByIds: productsByIds,

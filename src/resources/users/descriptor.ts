@@ -10,7 +10,7 @@ export const usersDescriptor: ResourceDescriptor<UserRecord> = {
   type: 'user',
   record: UserRecord,
   readScope: 'users:read',
-  children: [{ table: 'subscriptions', parent: 'user_id' }],
+  children: [{ table: 'subscriptions', parent: 'user_id', field: 'subscriptions' }],
   presentByIds: usersByIds,
   events: { upsert: 'user.changed', delete: 'user.changed' },
   deleteRecords: deleteUsers,
