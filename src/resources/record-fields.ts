@@ -24,7 +24,15 @@ export const Money = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT, description
 export const Text = (maxLength: number) => Type.String({ maxLength });
 export const Currency = () =>
   Type.String({ pattern: '^[A-Z]{3}$', description: 'a three-letter ISO 4217 code such as USD' });
-/** A handle naming a record (the products batch): the same rule as a record's own. */
+/**
+ * A handle naming a record (the products batch): the same rule as a record's own, written
+ * without a lookahead, which schema-driven tools (fast-check, Prism's generator) cannot
+ * read: a letter in a single word, or several words.
+ */
 export const HandleRef = (description: string) =>
-  Type.String({ ...handleRule, description: `${handleRule.description}; ${description}` });
+  Type.String({
+    ...handleRule,
+    pattern: '^([a-z0-9]*[a-z][a-z0-9]*|[a-z0-9]+(-[a-z0-9]+)+)$',
+    description: `${handleRule.description}; ${description}`,
+  });
 export const strict = { additionalProperties: false } as const;

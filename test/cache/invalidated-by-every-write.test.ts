@@ -10,7 +10,7 @@ import { twoStorages } from '../support/shared-storage.js';
 import { shopDocument } from '../support/shop.js';
 
 // Every cache (answers, totals, the search index) is invalidated by every write path: the
-// product update, the order update and the import, in this process and in another one.
+// product update (single and batch), the order update and the import, in this process and in another one.
 
 const P = '/v2/projects/shop';
 
@@ -52,6 +52,37 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     );
     assert.equal(after.search.meta.total, 1);
     assert.equal(after.hidden.data.find((p: { id: number }) => p.id === 1).name, 'Renamed apple');
+  });
+
+  test('a batch update (PATCH /products/) is seen at once by lists, the products, search and totals', async (t) => {
+    const { app, storage, key } = await testApp(t, backend);
+    await importDocument(storage.db, shopDocument());
+    const k = await key('shop');
+    const before = await snapshot(app, k);
+    assert.deepEqual(await snapshot(app, k), before);
+    const stockOf2 = async () => (await call(app, 'GET', `${P}/products/2`)).body;
+    await stockOf2();
+    const r = await call(app, 'PATCH', `${P}/products/`, {
+      headers: bearer(k),
+      body: {
+        products: [
+          { id: 1, name: 'Renamed apple', price: 12345 },
+          { id: 2, inventory_type: 'advanced', stock_quantity: 4 },
+        ],
+      },
+    });
+    assert.equal(r.status, 200);
+    const after = await snapshot(app, k);
+    assert.equal(after.single.name, 'Renamed apple');
+    assert.equal(after.list.data.find((p: { id: number }) => p.id === 1).price, 12345);
+    assert.deepEqual(
+      after.search.data.map((p: { id: number }) => p.id),
+      [1],
+    );
+    assert.equal(after.search.meta.total, 1);
+    assert.equal(after.hidden.data.find((p: { id: number }) => p.id === 1).name, 'Renamed apple');
+    assert.deepEqual([(await stockOf2()).inventory_type, (await stockOf2()).stock_quantity], ['advanced', 4]);
+    assert.equal(after.list.data.find((p: { id: number }) => p.id === 2).stock_quantity, 4);
   });
 
   test('an import changes cached answers and totals', async (t) => {
