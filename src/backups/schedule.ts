@@ -34,7 +34,8 @@ export class BackupSchedule {
     private readonly config: BackupConfig & { dir: string },
   ) {
     mkdirSync(config.dir, { recursive: true });
-    for (const name of readdirSync(config.dir)) if (isPartialName(name)) rmSync(join(config.dir, name), { force: true });
+    for (const name of readdirSync(config.dir))
+      if (isPartialName(name)) rmSync(join(config.dir, name), { force: true });
     this.state = { everySeconds: config.everySeconds, ...this.newestFound() };
   }
 
@@ -53,8 +54,14 @@ export class BackupSchedule {
 
   /** One backup now, then pruning to BACKUP_KEEP. */
   async runOnce(): Promise<void> {
-    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-    const file = join(this.config.dir, `storefront-${stamp}.${this.databaseUrl.startsWith('sqlite:') ? 'db' : 'pgdump'}`);
+    const stamp = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
+    const file = join(
+      this.config.dir,
+      `storefront-${stamp}.${this.databaseUrl.startsWith('sqlite:') ? 'db' : 'pgdump'}`,
+    );
     const started = Date.now();
     try {
       await backupDatabase(this.databaseUrl, file);

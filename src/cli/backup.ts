@@ -45,7 +45,9 @@ export async function restore(args: string[]): Promise<void> {
 async function verifyAndPrint(command: string, file: string): Promise<void> {
   const { format, counts } = await failingClearly(command, () => verifyBackup(file));
   const kind = format === 'sqlite' ? 'SQLite database' : 'pg_dump custom format';
-  process.stdout.write(`${file}: complete and intact (${kind}, ${mebibytes(statSync(file).size)})\n${countLines(counts)}`);
+  process.stdout.write(
+    `${file}: complete and intact (${kind}, ${mebibytes(statSync(file).size)})\n${countLines(counts)}`,
+  );
 }
 
 async function failingClearly<T>(command: string, work: () => Promise<T>): Promise<T> {

@@ -59,7 +59,9 @@ export async function restoreBackup(file: string, url: string, force: boolean): 
   } else {
     const { tables, projects } = await postgresContents(url);
     if (tables.length > 0 && !tables.includes('kysely_migration') && !force)
-      throw new BackupError(`${redact(url)} holds other tables (${tables.slice(0, 3).join(', ')}…); --force drops them`);
+      throw new BackupError(
+        `${redact(url)} holds other tables (${tables.slice(0, 3).join(', ')}…); --force drops them`,
+      );
     refuse(projects);
     await restorePostgres(file, url, tables);
   }

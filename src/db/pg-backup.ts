@@ -97,7 +97,7 @@ export async function postgresContents(url: string): Promise<{ tables: string[];
     );
     const tables = rows.map((r) => r.name);
     const projects = tables.includes('projects')
-      ? Number((await client.query('select count(*) as n from projects')).rows[0].n)
+      ? Number((await client.query<{ n: string }>('select count(*) as n from projects')).rows[0].n)
       : 0;
     return { tables, projects };
   } finally {

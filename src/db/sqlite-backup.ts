@@ -50,7 +50,8 @@ export function verifySqlite(file: string): TableCounts {
       throw new BackupError(`${file} is corrupted: its rows differ from the checksum taken when it was written`);
     const counts: TableCounts = {};
     for (const table of COUNTED_TABLES)
-      if (hasTable(db, table)) counts[table] = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      if (hasTable(db, table))
+        counts[table] = (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     return counts;
   } catch (e) {
     if (e instanceof BackupError) throw e;

@@ -16,7 +16,11 @@ export function backupMetrics(registry: Registry, state: BackupState): void {
         if (value !== undefined) this.set(value);
       },
     });
-  gauge('storefront_backup_last_success_timestamp_seconds', 'When the newest finished backup was made', () => state.lastAt);
+  gauge(
+    'storefront_backup_last_success_timestamp_seconds',
+    'When the newest finished backup was made',
+    () => state.lastAt,
+  );
   gauge('storefront_backup_last_size_bytes', 'The size of the newest finished backup', () => state.lastBytes);
   gauge('storefront_backup_last_failed', 'Whether the last backup attempt failed (1) or succeeded (0)', () =>
     state.failure ? 1 : 0,

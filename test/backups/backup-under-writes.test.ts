@@ -79,8 +79,8 @@ eachBackend('backup under writes', (backend) => {
     for (const [i, { type, id }] of RECORDS.entries()) {
       const row =
         type === 'product'
-          ? await db.selectFrom('products').select('price as v').where('project_id', '=', 'shop').where('id', '=', id)
-          : await db
+          ? db.selectFrom('products').select('price as v').where('project_id', '=', 'shop').where('id', '=', id)
+          : db
               .selectFrom('orders')
               .select('delivery_information as v')
               .where('project_id', '=', 'shop')
@@ -100,6 +100,8 @@ eachBackend('backup under writes', (backend) => {
     const gap = await db.selectFrom('restores').selectAll().where('project_id', '=', 'shop').executeTakeFirstOrThrow();
     const setupVersion = 1; // the import that made the shop
     assert.equal(events.length, Number(gap.version_before) - setupVersion, 'one event per update in the copy');
-    t.diagnostic(`backup [${backend}]: ${events.length} updates in the copy, ${during} more acknowledged during it, ${refused} answered 503`);
+    t.diagnostic(
+      `backup [${backend}]: ${events.length} updates in the copy, ${during} more acknowledged during it, ${refused} answered 503`,
+    );
   });
 });
