@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ConfigError,
+  parseAdminKeyHashes,
   parseCount,
   parsePoolSize,
   parsePort,
@@ -114,6 +115,8 @@ export interface Config {
   changesRetentionDays: number;
   /** NO_COLOR (any value): the pretty log format writes no colours */
   noColor: boolean;
+  /** STOREFRONT_ADMIN_KEYS: admin keys' SHA-256 hashes (hex, comma-separated), beside the stored ones */
+  adminKeyHashes: readonly string[];
   rateLimit: RateLimitConfig;
   limits: LimitsConfig;
   caches: CacheConfig;
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookAllowPrivate: overrides.webhookAllowPrivate ?? webhookAllowPrivate(env),
     changesRetentionDays: overrides.changesRetentionDays ?? parseRetentionDays(env.CHANGES_RETENTION_DAYS),
     noColor: overrides.noColor ?? Boolean(env.NO_COLOR),
+    adminKeyHashes: overrides.adminKeyHashes ?? parseAdminKeyHashes(env.STOREFRONT_ADMIN_KEYS),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
       addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),

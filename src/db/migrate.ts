@@ -13,6 +13,7 @@ import * as oneIndexPerOrder from './migrations/012-one-index-per-order.js';
 import * as importJobs from './migrations/013-import-jobs.js';
 import * as typeVersions from './migrations/014-type-versions.js';
 import * as productListsVersion from './migrations/015-product-lists-version.js';
+import * as shops from './migrations/019-shops.js';
 
 // Migrations are code, listed here in order. Kysely records each applied one in
 // `kysely_migration` and takes a lock while migrating, so running `migrate` twice, or
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '013-import-jobs': importJobs,
   '014-type-versions': typeVersions,
   '015-product-lists-version': productListsVersion,
+  '019-shops': shops,
 };
 
 /** Every migration's name, in the order they apply. */
