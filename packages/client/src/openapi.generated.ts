@@ -1109,15 +1109,13 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description unavailable: storage is unreachable or busy with another write; try again after Retry-After seconds */
+        /** @description unavailable: storage is unreachable; try again shortly */
         Unavailable: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                /** @description seconds to wait before trying again */
-                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
