@@ -16,6 +16,7 @@ import { ErrorBody } from './http/schemas.js';
 import { OneLinePerRequest, prettyLogger } from './http/pretty-logs.js';
 import { serverOptions } from './http/server-options.js';
 import { openapiPlugin } from './openapi/plugin.js';
+import adminScope from './plugins/admin-scope.js';
 import answerCache from './plugins/answer-cache.js';
 import cdnTags from './plugins/cdn-tags.js';
 import cors from './plugins/cors.js';
@@ -35,6 +36,8 @@ import storagePlugin from './plugins/storage.js';
 import strictInput from './plugins/strict-input.js';
 import webhooks, { type WebhookOptions } from './plugins/webhooks.js';
 import { categoryRoutes } from './resources/categories/routes.js';
+import { adminRoutes } from './resources/projects/admin-routes.js';
+import { AdminProject } from './resources/projects/admin-schemas.js';
 import { projectRoutes } from './resources/projects/routes.js';
 import { Category, FeedCategory } from './resources/categories/schemas.js';
 import { changeRoutes } from './resources/changes/routes.js';
@@ -92,6 +95,8 @@ export interface AppOptions {
   brokenChangeOrder?: boolean;
   /** imports over HTTP: the job runner (serve runs it), IMPORT_MAX_BYTES, the spool directory */
   imports?: ImportOptions;
+  /** STOREFRONT_ADMIN_KEYS: admin keys' hashes accepted beside those stored (src/keys/admin.ts) */
+  adminKeyHashes?: readonly string[];
 }
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
@@ -124,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(imports, { idleTimeoutMs: limits.uploadIdleTimeoutMs, ...options.imports });
   await app.register(serviceIndex);
   await app.register(projectScope, { now: options.now });
+  await app.register(adminScope, { adminKeyHashes: options.adminKeyHashes });
   await app.register(rateLimit, {
     config:
       options.rateLimit === false
@@ -151,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     CurrentKey,
     WebhookEndpoint,
     Import,
+    AdminProject,
     ...CHANGE_ENTRIES,
   ])
     app.addSchema(schema);
@@ -158,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(openapiPlugin);
   await app.register(toolkitRoute);
   await app.register(consoleRoute);
+  await app.register(adminRoutes, { prefix: '/v2/projects' });
   await app.register(
     async (scope) => {
       await scope.register(projectRoutes);

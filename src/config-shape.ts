@@ -109,8 +109,10 @@ export interface Config {
   imports: ImportsConfig;
   /** serve's own backups: BACKUP_DIR, BACKUP_EVERY, BACKUP_KEEP (config-backups.ts) */
   backups: BackupConfig;
-  /** EXPORT_MAX_SECONDS and the upload's minimum rate (config-streams.ts) */
+  /** EXPORT_MAX_SECONDS (config-streams.ts) */
   streams: StreamLimits;
+  /** STOREFRONT_ADMIN_KEYS: admin keys' SHA-256 hashes (hex, comma-separated), beside the stored ones */
+  adminKeyHashes: readonly string[];
 }
 
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;

@@ -64,3 +64,17 @@ export function parseReplicaUrls(value: string | undefined, databaseUrl: string)
       );
   return urls;
 }
+
+/** STOREFRONT_ADMIN_KEYS: SHA-256 hashes of admin keys, hex, comma-separated (src/keys/admin.ts). */
+export function parseAdminKeyHashes(value: string | undefined): readonly string[] {
+  const hashes = (value ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  for (const h of hashes)
+    if (!/^[0-9a-f]{64}$/.test(h))
+      throw new ConfigError(
+        `STOREFRONT_ADMIN_KEYS must list SHA-256 hashes in lower-case hex (storefront admin-key create --no-store prints one), got "${h.slice(0, 16)}…"`,
+      );
+  return Object.freeze(hashes);
+}

@@ -2,6 +2,7 @@ import { loadBackupConfig } from './config-backups.js';
 import { loadStreamLimits } from './config-streams.js';
 import {
   ConfigError,
+  parseAdminKeyHashes,
   parseCount,
   parsePoolSize,
   parsePort,
@@ -53,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookAllowPrivate: overrides.webhookAllowPrivate ?? webhookAllowPrivate(env),
     changesRetentionDays: overrides.changesRetentionDays ?? parseRetentionDays(env.CHANGES_RETENTION_DAYS),
     noColor: overrides.noColor ?? Boolean(env.NO_COLOR),
+    adminKeyHashes: overrides.adminKeyHashes ?? parseAdminKeyHashes(env.STOREFRONT_ADMIN_KEYS),
     rateLimit: overrides.rateLimit ?? {
       enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
       addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),

@@ -63,6 +63,7 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
     cdnMaxAge: config.cdnMaxAge,
     noColor: config.noColor,
     webhooks: { worker: true, allowPrivate: config.webhookAllowPrivate },
+    adminKeyHashes: config.adminKeyHashes,
     imports: {
       runner: true,
       maxBytes: config.imports.maxBytes,

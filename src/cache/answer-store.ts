@@ -38,6 +38,11 @@ export class AnswerStore {
     this.lru.set(answer.key, answer);
   }
 
+  /** Answers kept (tests). */
+  get size(): number {
+    return this.lru.size;
+  }
+
   /** Keeps an encoding beside its answer; stored again, so that its weight counts. */
   addEncoding(answer: CachedAnswer, coding: Coding, bytes: Buffer): void {
     answer.encoded[coding] = bytes;

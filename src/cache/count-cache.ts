@@ -58,6 +58,11 @@ export class CountCache<T = number> {
     return flight;
   }
 
+  /** Counts kept (tests). */
+  get size(): number {
+    return this.counts.size;
+  }
+
   /** Counts under way (tests). */
   get inFlight(): number {
     return this.counting.size;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { Lru } from './lru.js';
 
 // Which products changed since a version, as this process learned it from the change log: what
 // lets a cached product answer outlive a write of products it does not show (src/plugins/
@@ -13,15 +14,20 @@ import type { Database } from '../db/schema.js';
 // never less). Each project keeps, from the version it was first asked at (`base`), the latest
 // change of each product seen (`latest`), read up to `upTo`; a version older than `base` cannot be
 // judged and counts as changed. Bounded: past MAX_TRACKED products the journal starts again at the
-// version asked.
+// version asked; and the journals of all projects together hold at most MAX_TRACKED_ALL products
+// (a shared LRU: a deployment of thousands of shops keeps the busy ones', CONTRACT 19). A journal
+// forgotten is started again at the version next asked: answers stored before it are computed again.
 
 /** Products remembered per project before the journal starts again (one Map entry each). */
 const MAX_TRACKED = 20_000;
+/** Products remembered over every project's journal (each journal also counts one). */
+const MAX_TRACKED_ALL = 200_000;
 
 /** What a journal needs of the project row as the request read it. */
 export interface ProductVersionScope {
   readonly id: string;
-  readonly created_at: number;
+  /** the project's life (migration 019): a project made again with the same id starts a new journal */
+  readonly incarnation: string;
   readonly products_version: number;
 }
 
@@ -37,7 +43,7 @@ interface Journal {
 }
 
 export class ProductChanges {
-  private readonly journals = new Map<string, Journal>();
+  private readonly journals = new Lru<Journal>(MAX_TRACKED_ALL, (j) => 1 + j.latest.size);
 
   constructor(
     /** FOR TESTS ONLY: every product counts as unchanged (CacheConfig.brokenAnswerReuse) */
@@ -59,7 +65,7 @@ export class ProductChanges {
     const journal = this.journalOf(project);
     if (since < journal.base) return false;
     while (journal.upTo < project.products_version) {
-      journal.reading ??= this.read(db, project.id, journal, project.products_version);
+      journal.reading ??= this.read(db, project, journal, project.products_version);
       await journal.reading;
       // A journal restarted meanwhile (too many products) no longer covers `since`.
       if (since < journal.base) return false;
@@ -77,7 +83,7 @@ export class ProductChanges {
   }
 
   private journalOf(project: ProductVersionScope): Journal {
-    const key = `${project.id}\u0000${project.created_at}`;
+    const key = `${project.id}\u0000${project.incarnation}`;
     let journal = this.journals.get(key);
     if (!journal) {
       const v = project.products_version;
@@ -87,7 +93,12 @@ export class ProductChanges {
     return journal;
   }
 
-  private async read(db: Kysely<Database>, projectId: string, journal: Journal, upTo: number): Promise<void> {
+  private async read(
+    db: Kysely<Database>,
+    { id: projectId, incarnation }: ProductVersionScope,
+    journal: Journal,
+    upTo: number,
+  ): Promise<void> {
     try {
       const rows = await db
         .selectFrom('changes')
@@ -106,6 +117,8 @@ export class ProductChanges {
         for (const r of rows) journal.latest.set(Number(r.id), Number(r.seq));
       }
       journal.upTo = Math.max(journal.upTo, upTo);
+      // Weighed again as it grew (the LRU weighs an entry when it is set).
+      this.journals.set(`${projectId}\u0000${incarnation}`, journal);
     } finally {
       journal.reading = null;
     }

@@ -21,7 +21,8 @@ import { Lru } from './lru.js';
 /** What a record's key is made of besides its id and version: the project and how it is shown. */
 export interface RecordScope {
   readonly id: string;
-  readonly created_at: number;
+  /** the project's life (migration 019): a project made again with the same id shares no entry */
+  readonly incarnation: string;
   /** the currency every presented product shows (a new currency is also a change of every product) */
   readonly currency: string;
 }
@@ -112,7 +113,7 @@ export class RecordCache {
 
   private keyOf(scope: RecordScope, r: Versioned): string {
     const version = this.broken ? 0 : r.version;
-    return `${scope.id}\u0000${scope.created_at}\u0000${scope.currency}\u0000${r.id}\u0000${version}`;
+    return `${scope.id}\u0000${scope.incarnation}\u0000${scope.currency}\u0000${r.id}\u0000${version}`;
   }
 }
 

@@ -59,7 +59,7 @@ export async function readChanges(reads: Reads, q: FeedQuery): Promise<FeedPage>
   return reads.exactSnapshot(async (trx) => {
     const project = await trx
       .selectFrom('projects')
-      .select(['data_version', 'changes_floor', 'currency'])
+      .select(['data_version', 'changes_floor', 'currency', 'incarnation'])
       .where('id', '=', q.projectId)
       .executeTakeFirst();
     if (!project) throw new ApiError(404, `project ${JSON.stringify(q.projectId)} not found`);
@@ -70,8 +70,9 @@ export async function readChanges(reads: Reads, q: FeedQuery): Promise<FeedPage>
         410,
         'this cursor is older than the deletions the feed keeps (CHANGES_RETENTION_DAYS): start again without since',
       );
-    // A cursor from another history (a project deleted and made again) names a future seq.
-    if (q.cursor.seq > version && !broken)
+    // A cursor of another life (a project deleted and made again) names it, or a future seq.
+    const foreign = q.cursor.incarnation !== undefined && q.cursor.incarnation !== project.incarnation;
+    if (foreign || (q.cursor.seq > version && !broken))
       throw new ApiError(410, 'this cursor does not belong to this project: start again without since');
     if (q.cursor.seq > 0 && (await inRestoreGap(trx, q.projectId, q.cursor.seq)))
       throw new ApiError(
@@ -110,11 +111,14 @@ export async function readChanges(reads: Reads, q: FeedQuery): Promise<FeedPage>
     });
     const last = page[page.length - 1];
     let next: string;
-    if (hasMore) next = encodeCursor(Number(last.seq), { type: last.type, id: Number(last.id) });
+    const life = project.incarnation;
+    if (hasMore) next = encodeCursor(Number(last.seq), { type: last.type, id: Number(last.id) }, life);
     // Ordering broken on purpose (src/changes/ordering.ts): the naive cursor, the last entry.
     else if (broken)
-      next = last ? encodeCursor(Number(last.seq), { type: last.type, id: Number(last.id) }) : cursorText(q.cursor);
-    else next = encodeCursor(Math.max(version, q.cursor.seq));
+      next = last
+        ? encodeCursor(Number(last.seq), { type: last.type, id: Number(last.id) }, life)
+        : encodeCursor(q.cursor.seq, q.cursor.after, life);
+    else next = encodeCursor(Math.max(version, q.cursor.seq), undefined, life);
     return { data, next, has_more: hasMore };
   });
 }
@@ -143,8 +147,4 @@ function byPlace(a: LogRow, b: LogRow): number {
   return (
     Number(a.seq) - Number(b.seq) || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0) || Number(a.id) - Number(b.id)
   );
-}
-
-function cursorText(cursor: Cursor): string {
-  return encodeCursor(cursor.seq, cursor.after);
 }

@@ -1,3 +1,4 @@
+import { adminKey } from './admin-key.js';
 import { backup, restore, verifyBackupCommand } from './backup.js';
 import { CliError } from './context.js';
 import { deleteCommand } from './delete.js';
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   migrate,
   project,
   key,
+  'admin-key': adminKey,
   webhook,
   import: importCommand,
   export: exportCommand,
@@ -41,6 +43,9 @@ const ABOUT: Record<string, string> = {
   'key list': 'the keys of a project: id, label, scopes, created, expires, last used',
   'key revoke': 'the key stops working at once',
   'key roll': 'print a new key with the same label and scopes; the old one stops after --overlap',
+  'admin-key create': 'print a new admin key (shown once), for the admin API: create, list and delete projects',
+  'admin-key list': 'the admin keys that still work: id, label, created_at; never a key',
+  'admin-key revoke': 'the admin key stops working at once',
   'webhook create': 'send the events of a project to a URL; prints the endpoint id and its secret (shown once)',
   'webhook list': 'the webhook endpoints of a project: id, URL, events, enabled or why not, created',
   'webhook delete': 'stop sending to an endpoint, and forget its deliveries',

@@ -1,5 +1,6 @@
 import type { Kind } from '../resources/registry.js';
-import { deleteProject, listProjectsWithCounts } from '../resources/projects/admin.js';
+import { listProjectsWithCounts } from '../resources/projects/admin.js';
+import { deleteProject } from '../writes/delete-project.js';
 import { PROJECT_ID } from '../http/schemas.js';
 import { CURRENCY, findProject } from '../resources/projects/repository.js';
 import { saveProject } from '../writes/project.js';
@@ -75,7 +76,7 @@ async function remove(rest: string[]): Promise<void> {
       throw new CliError(
         `storefront project delete: not done: this removes project ${id} (${found.name}) and everything in it: ${describeCounts(found.counts)}, its API keys and its change feed; run again with --yes`,
       );
-    await deleteProject(storage.db, id);
+    await deleteProject(storage, id);
   });
   process.stdout.write(`deleted project ${id}\n`);
 }

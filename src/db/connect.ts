@@ -57,6 +57,9 @@ export interface ConnectOptions extends PoolOptions {
   sqliteCacheMiB?: number;
 }
 
+/** How long a long-running connection (the CLI's) waits for another process's write lock on SQLite. */
+export const LONG_RUNNING_BUSY_TIMEOUT_MS = 30 * 60_000;
+
 export class StorageUrlError extends Error {}
 
 /** Turns a storage URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://…`) into a Kysely handle. */
@@ -78,6 +81,9 @@ function connectSqlite(path: string, options: ConnectOptions): Storage {
   // stays set in the file; the other settings are per connection (sqlite-pragmas.ts).
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
   for (const pragma of SQLITE_PRAGMAS) sqlite.pragma(pragma);
+  // A CLI command waits its turn behind another process's write (an import of minutes)
+  // instead of failing with "database is locked" after the server's 5 s.
+  if (options.longRunning) sqlite.pragma(`busy_timeout = ${LONG_RUNNING_BUSY_TIMEOUT_MS}`);
   if (cacheMiB) sqlite.pragma(`cache_size = -${cacheMiB * 1024}`);
   const describe = `sqlite:${path}`;
   if (readers > 0 && path !== ':memory:') {

@@ -14,6 +14,7 @@ import * as importJobs from './migrations/013-import-jobs.js';
 import * as typeVersions from './migrations/014-type-versions.js';
 import * as productListsVersion from './migrations/015-product-lists-version.js';
 import * as importChanges from './migrations/016-import-changes.js';
+import * as shops from './migrations/019-shops.js';
 import * as searchWords from './migrations/018-search-words.js';
 import * as restores from './migrations/020-restores.js';
 import * as downloadLinks from './migrations/022-download-links.js';
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '015-product-lists-version': productListsVersion,
   '016-import-changes': importChanges,
   '018-search-words': searchWords,
+  '019-shops': shops,
   '020-restores': restores,
   '022-download-links': downloadLinks,
 };

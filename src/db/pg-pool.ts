@@ -17,7 +17,7 @@ export interface PoolOptions {
   /**
    * no statement or query timeout. For CLI commands (an import of millions of records checks
    * references in statements that may run for minutes); a server keeps its limits, so that
-   * no request hangs.
+   * no request hangs. On SQLite: waits up to 30 min for another process's write lock (connect.ts).
    */
   longRunning?: boolean;
 }

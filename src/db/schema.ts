@@ -36,6 +36,17 @@ export interface ProjectTable {
   product_lists_version: Generated<number>;
   /** the highest seq of a deletion purged from the change log: older cursors are gone (migration 008) */
   changes_floor: Generated<number>;
+  /** this life of the project, random, made at its creation: in every cache key and cursor (migration 019) */
+  incarnation: Generated<string>;
+}
+
+/** A key that manages projects, not any one project's (migration 019, src/keys/admin.ts). */
+export interface AdminKeyTable {
+  id: Generated<number>;
+  label: string;
+  hash: string;
+  created_at: number;
+  revoked_at: number | null;
 }
 
 export interface ApiKeyTable {
@@ -243,6 +254,7 @@ export interface DownloadLinkTable {
 export interface Database {
   projects: ProjectTable;
   api_keys: ApiKeyTable;
+  admin_keys: AdminKeyTable;
   categories: CategoryTable;
   products: ProductTable;
   product_categories: ProductCategoryTable;

@@ -33,3 +33,12 @@ export function noteWrite(through: object, projectId: string, version: number): 
 export function writtenVersion(db: object, projectId: string): number {
   return written.get(db)?.get(projectId) ?? 0;
 }
+
+/**
+ * A deleted project's versions mean nothing to its successor, whose versions start again at 1
+ * (src/writes/delete-project.ts): forgotten, so that its reads are not sent to the primary
+ * until the new life passes the old one's count.
+ */
+export function forgetWrites(through: object, projectId: string): void {
+  written.get(aliases.get(through) ?? through)?.delete(projectId);
+}

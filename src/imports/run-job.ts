@@ -90,11 +90,11 @@ export async function runJob(job: ImportJobRow, running: Running, ctx: JobContex
       .finally(() => (renewing = undefined));
   };
   const heartbeat = setInterval(renew, Math.max(100, Math.floor(ctx.leaseMs / 3))).unref();
-  const finish = (o: Omit<Outcome, 'now' | 'cursor_before'>, into: Kysely<Database> = db) =>
+  const finish = async (o: Omit<Outcome, 'now' | 'cursor_before'>, into: Kysely<Database> = db) =>
     finishJob(into, id, {
       ...o,
       now: Math.floor(Date.now() / 1000),
-      cursor_before: versionBefore === null ? null : cursorBefore(versionBefore),
+      cursor_before: versionBefore === null ? null : await cursorBefore(into, job.project_id, versionBefore),
     });
   try {
     await ctx.beforeRun?.(job, abort.signal);
@@ -115,7 +115,11 @@ export async function runJob(job: ImportJobRow, running: Running, ctx: JobContex
       onRead: (records) => (live.records_read = records),
       onWrite: (write) => (versionBefore = write.versionBefore),
       // The success commits with the records: never an import written but shown unfinished.
-      beforeCommit: (write, s) => {
+      beforeCommit: async (write, s) => {
+        // The project was deleted meanwhile, its job row with it: the import must not bring
+        // it back to life (as a new project holding the file's records).
+        if (!(await findJob(write.db, job.project_id, id)))
+          throw new Error('the project was deleted during the import');
         committing = true;
         return finish(succeeded(s, live.records_read), write.db);
       },

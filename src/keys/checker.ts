@@ -24,6 +24,11 @@ export interface AcceptedKey {
 interface Entry {
   /** the project's keys_version when the row was read */
   version: number;
+  /**
+   * and its life (migration 019): keys_version restarts when a project is made again with the
+   * same id, so the version alone could take a deleted project's key for its successor's
+   */
+  incarnation: string;
   /** undefined: no key has this hash */
   key?: AcceptedKey & { projectId: string; expiresAt: number | null; revoked: boolean };
 }
@@ -58,9 +63,9 @@ export class KeyChecker {
   async check(project: Project, key: string): Promise<AcceptedKey | undefined> {
     const hash = hashKey(key);
     let entry = this.entries.get(hash);
-    if (entry?.version !== project.keys_version) {
+    if (entry?.version !== project.keys_version || entry.incarnation !== project.incarnation) {
       const row = await findKeyByHash(this.reads.point, hash);
-      entry = { version: project.keys_version };
+      entry = { version: project.keys_version, incarnation: project.incarnation };
       if (row && sameHash(row.hash, hash)) {
         entry.key = {
           id: row.id,
@@ -106,6 +111,11 @@ export class KeyChecker {
     const owner = live ? row.project_id : undefined;
     this.owners.set(hash, { owner, at: now });
     return owner;
+  }
+
+  /** Keys (and unknown hashes) remembered (tests). */
+  get size(): number {
+    return this.entries.size;
   }
 
   /** Resolves once every last_used_at write started so far has ended (tests, closing). */

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import { writeUnlessBusy } from '../db/dialect.js';
 import type { Storage } from '../db/connect.js';
 import type { ApiKeyTable, Database } from '../db/schema.js';
@@ -56,7 +56,7 @@ async function bumpKeysVersion(db: Kysely<Database>, projectId: string): Promise
 }
 
 async function insertKey(
-  trx: Transaction<Database>,
+  trx: Kysely<Database>,
   projectId: string,
   label: string,
   scopes: string,
@@ -91,12 +91,26 @@ export async function createKey(
   const now = options.now ?? nowSeconds();
   const expiresAt = options.expiresIn === undefined ? null : now + options.expiresIn;
   const scopes = scopesText(options.scopes ?? SCOPES);
-  const made = await storage.db.transaction().execute(async (trx) => {
-    await bumpKeysVersion(trx, projectId);
-    return insertKey(trx, projectId, label, scopes, expiresAt, now);
-  });
+  const made = await storage.db
+    .transaction()
+    .execute((trx) => createKeyIn(trx, projectId, label, scopes, expiresAt, now));
   return { id: made.info.id, ...made };
 }
+
+/** A new key, in a transaction the caller holds (a project created with its first key). */
+export async function createKeyIn(
+  trx: Kysely<Database>,
+  projectId: string,
+  label: string,
+  scopes = ALL_SCOPES,
+  expiresAt: number | null = null,
+  now = nowSeconds(),
+): Promise<{ key: string; info: KeyInfo }> {
+  await bumpKeysVersion(trx, projectId);
+  return insertKey(trx, projectId, label, scopes, expiresAt, now);
+}
+
+const ALL_SCOPES = scopesText(SCOPES);
 
 /** Not expired at `now` (a key expires at the second expires_at names). */
 const unexpired = (now: number) => (eb: ExpressionBuilder<Database, 'api_keys'>) =>

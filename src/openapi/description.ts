@@ -13,6 +13,11 @@ Every path begins with \`/v2/projects/{project_id}\`.
 
 export const TAGS = [
   { name: 'projects', description: 'The project itself: id, name and currency. Any valid key of the project.' },
+  {
+    name: 'admin',
+    description:
+      "A deployment's projects: create (with a first key), list with their record counts, delete. An admin key required.",
+  },
   { name: 'plans', description: 'Subscription plans and their prices. Public.' },
   { name: 'users', description: "The project's registered users. API key required." },
   { name: 'products', description: 'Products, public unless hidden ones are asked for with fetch_hidden=true.' },

@@ -47,6 +47,11 @@ async function openapi(app: FastifyInstance): Promise<void> {
             scheme: 'bearer',
             description: "a project's API key, sent as Authorization: Bearer <key>",
           },
+          adminKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'an admin key (sfa_…, `storefront admin-key create`), sent as Authorization: Bearer <key>',
+          },
         },
       },
     },

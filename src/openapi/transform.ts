@@ -39,7 +39,7 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   }
   // Every answer of a project's path carries the version it reflects, and a request may ask
   // for one (src/plugins/project-scope.ts, CONTRACT 16).
-  const ofProject = url.includes(':project_id');
+  const ofProject = url.includes(':project_id') && !config.admin;
   const success = Object.keys(response).find((status) => /^2/.test(status));
   if (ofProject && success)
     response[success] = withHeaders(response[success] as Schema, { 'Storefront-Version': VERSION });
@@ -73,7 +73,8 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
   // any valid key of the project).
   // A key route of several scopes needs them all (the project export).
   const bearer = { bearerAuth: config.auth === 'key' ? [...scopes] : scopes.slice(0, 1) };
-  if (config.auth === 'key') out.security = [bearer];
+  if (config.admin) out.security = [{ adminKey: [] }];
+  else if (config.auth === 'key') out.security = [bearer];
   // An empty requirement makes the key optional: needed only with fetch_hidden=true (or fetch_inactive=true).
   else if (config.auth === 'fetch_hidden' || config.auth === 'fetch_inactive') out.security = [{}, bearer];
   // Optional, and then one scope per thing asked (the change feed: fetch_hidden first, then types).

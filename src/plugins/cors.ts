@@ -34,6 +34,8 @@ const EXPOSED_HEADERS = [
   'WWW-Authenticate',
 ];
 const DEFAULT_METHODS = ['GET', 'HEAD', 'POST'];
+/** A project's own path, whose DELETE (the admin API) needs Confirm-Delete. */
+const PROJECT_PATH = /^\/v2\/projects\/[^/]+\/?$/;
 const NO_CORS = new Set(['/metrics', '/metrics/']);
 
 const base: FastifyCorsOptions = {
@@ -78,6 +80,8 @@ export default fp(
           if (name.startsWith('access-control-')) reply.removeHeader(name);
       } else if (reply.hasHeader('access-control-allow-methods')) {
         reply.header('access-control-allow-methods', methodsOf(path).join(', '));
+        if (PROJECT_PATH.test(path))
+          reply.header('access-control-allow-headers', [...ALLOWED_HEADERS, 'Confirm-Delete'].join(', '));
       }
       done(null, payload);
     });

@@ -101,7 +101,8 @@ export default fp(
     app.addHook('onRoute', (route) => {
       // The 405 answers of src/plugins/method-not-allowed.ts name no project.
       const inProject = route.url === PROJECT_ROUTES || route.url.startsWith(`${PROJECT_ROUTES}/`);
-      if (!inProject || route.config?.methodNotAllowed) return;
+      // DELETE /v2/projects/<id> is the admin API's (admin-scope.ts).
+      if (!inProject || route.config?.methodNotAllowed || route.config?.admin) return;
       // A route that takes a key names the scope it needs, so that no protected call is
       // left open to every key (and the tests find every scope to try from the routes);
       // `scope: null` says outright that any valid key of the project will do.

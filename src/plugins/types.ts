@@ -44,6 +44,8 @@ declare module 'fastify' {
     project: Project;
     /** the id of the API key accepted for this request; rate limits and idempotency use it (project-scope.ts) */
     apiKeyId: number | null;
+    /** the admin key of an admin route, as its log names it (admin-scope.ts, src/keys/admin.ts) */
+    adminKeyId: string | null;
     /** the scopes of that key; ask with hasScope (src/keys/scopes.ts) (project-scope.ts) */
     apiKeyScopes: ReadonlySet<Scope> | null;
     /** where this request's reads go: a replica that reached the version it needs, or the primary (project-scope.ts, src/db/reads.ts) */
@@ -97,6 +99,8 @@ declare module 'fastify' {
      * Content-Type, so that an unknown record is a 404 before that 415 (strict-input.ts)
      */
     exists?: (request: FastifyRequest) => Promise<boolean>;
+    /** an admin route: needs an admin key, names no project's scope (admin-scope.ts) */
+    admin?: boolean;
     /** one of the catch-all routes that answer 405 (method-not-allowed.ts) */
     methodNotAllowed?: boolean;
   }

@@ -44,7 +44,7 @@ export async function eventsOf(
       counts: batch.counts.counts,
       deleted: batch.counts.deleted,
       records: sum(batch.counts.counts) + sum(batch.counts.deleted),
-      cursor: cursorBefore(batch.versionBefore),
+      cursor: await cursorBefore(trx, projectId, batch.versionBefore),
       per_record_events: records !== undefined,
     },
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type RawBuilder, sql } from 'kysely';
 import type { WriteContext } from './write-project.js';
 
@@ -16,7 +17,7 @@ export async function saveProject(ctx: WriteContext, p: { id: string; name: stri
   const t = Math.floor(Date.now() / 1000);
   await ctx.db
     .insertInto('projects')
-    .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
+    .values({ ...p, created_at: t, updated_at: t, data_version: 1, incarnation: newIncarnation() })
     .onConflict((oc) =>
       oc
         .column('id')
@@ -24,6 +25,26 @@ export async function saveProject(ctx: WriteContext, p: { id: string; name: stri
     )
     .execute();
   if (stored && stored.currency !== p.currency) await ctx.changedAllProducts();
+}
+
+/**
+ * Creates the project, which must not exist (the admin API, `storefront project create`):
+ * false, and nothing written, when a project has this id, even one created meanwhile by a
+ * write that has not committed yet (the insert waits for it, then finds the id taken).
+ */
+export async function createProject(
+  ctx: WriteContext,
+  p: { id: string; name: string; currency: string },
+): Promise<{ created_at: number; incarnation: string } | undefined> {
+  if (ctx.versionBefore !== undefined) return undefined;
+  const t = Math.floor(Date.now() / 1000);
+  const made = await ctx.db
+    .insertInto('projects')
+    .values({ ...p, created_at: t, updated_at: t, data_version: 1, incarnation: newIncarnation() })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning(['created_at', 'incarnation'])
+    .executeTakeFirst();
+  return made && { created_at: Number(made.created_at), incarnation: made.incarnation };
 }
 
 /**
@@ -38,9 +59,17 @@ export async function ensureProject(
   const bump = bumpIfCreatedMeanwhile(ctx);
   await ctx.db
     .insertInto('projects')
-    .values({ ...p, created_at: t, updated_at: t, data_version: 1 })
+    .values({ ...p, created_at: t, updated_at: t, data_version: 1, incarnation: newIncarnation() })
     .onConflict((oc) => (bump.data_version ? oc.column('id').doUpdateSet(bump) : oc.column('id').doNothing()))
     .execute();
+}
+
+/**
+ * A new life of a project (migration 019): 64 random bits, so that no two lives of one id, made
+ * by any processes at any time, share the keys of the caches and cursors built on it.
+ */
+export function newIncarnation(): string {
+  return randomBytes(8).toString('hex');
 }
 
 /**

@@ -16,7 +16,7 @@ const P = '/v2/projects/shop';
 
 const project = (products: number) => ({
   id: 'shop',
-  created_at: 1,
+  incarnation: 'life1',
   products_version: products,
   product_lists_version: products,
   categories_version: 1,

@@ -5,7 +5,7 @@ import { RecordCache } from '../../src/cache/record-cache.js';
 // The record cache (src/cache/record-cache.ts): each record's JSON kept by its version,
 // presented once for requests that miss it together, and presented again when it failed.
 
-const scope = { id: 'shop', created_at: 1, currency: 'EUR' };
+const scope = { id: 'shop', incarnation: 'life1', currency: 'EUR' };
 const json = (id: number, v: number) => JSON.stringify({ id, v });
 
 test('concurrent misses present each record once; another version presents again', async () => {

@@ -122,7 +122,10 @@ test('every operation: a camelCase operationId, examples for its parameters and 
           assert.ok(names.includes(header), `${where}: documents ${header}`);
       }
       const secured = (operation.security ?? []).some((s: Json) => 'bearerAuth' in s);
-      if (path.endsWith('/plans/') && method === 'get')
+      // The admin API (CONTRACT 19): an admin key, no project's.
+      if (path === '/v2/projects' || (path === '/v2/projects/{project_id}' && method === 'delete'))
+        assert.deepEqual(operation.security, [{ adminKey: [] }], `${where}: an admin key`);
+      else if (path.endsWith('/plans/') && method === 'get')
         assert.deepEqual(operation.security, [{}, { bearerAuth: [] }], `${where}: any key, only for fetch_inactive`);
       else if (path.endsWith('/keys/current'))
         assert.deepEqual(operation.security, [{ bearerAuth: [] }], `${where}: any valid key, no scope`);
@@ -166,15 +169,21 @@ test('every operation declares its path parameters, its errors, and 304 for GET'
   const { app } = await testApp(t, 'sqlite');
   const document = await documentOf(app);
   for (const [path, item] of Object.entries<Json>(document.paths)) {
-    // The project itself (getProject) is the root every other path is under.
-    assert.ok(path === '/v2/projects/{project_id}' || path.startsWith('/v2/projects/{project_id}/'), path);
+    // The projects (the admin API) and the project itself (getProject) are the roots every other path is under.
+    assert.ok(
+      path === '/v2/projects' || path === '/v2/projects/{project_id}' || path.startsWith('/v2/projects/{project_id}/'),
+      path,
+    );
     const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     for (const [method, operation] of Object.entries<Json>(item)) {
       const where = `${method.toUpperCase()} ${path}`;
       const inPath = (operation.parameters ?? []).filter((p: Json) => p.in === 'path').map((p: Json) => p.name);
       assert.deepEqual(inPath.sort(), [...names].sort(), `${where}: path parameters`);
       const statuses = Object.keys(operation.responses);
-      assert.ok(statuses.includes('200') || statuses.includes('201'), `${where}: documents its success`);
+      assert.ok(
+        ['200', '201', '204'].some((s) => statuses.includes(s)),
+        `${where}: documents its success`,
+      );
       for (const status of ['400', '404', '500', '503'])
         assert.ok(statuses.includes(status), `${where}: documents ${status}`);
       // A streamed file (the exports) is sent without an ETag, so it is never a 304.
@@ -184,7 +193,7 @@ test('every operation declares its path parameters, its errors, and 304 for GET'
         assert.ok(!statuses.includes('304'), `${where}: a streamed file documents no 304`);
         assert.equal(operation.responses['200'].headers?.ETag, undefined, `${where}: a streamed file has no ETag`);
       }
-      if (operation.security?.some((s: Json) => 'bearerAuth' in s))
+      if (operation.security?.some((s: Json) => 'bearerAuth' in s || 'adminKey' in s))
         assert.ok(statuses.includes('401'), `${where}: documents 401`);
       if (method === 'post') {
         if (!TAKES_NO_BODY.has(where))
@@ -193,7 +202,8 @@ test('every operation declares its path parameters, its errors, and 304 for GET'
       }
       for (const [status, listed] of Object.entries<Json>(operation.responses)) {
         const response = resolved(document, listed);
-        if (status === '304') assert.equal(response.content, undefined, `${where}: 304 has no body`);
+        if (status === '304' || status === '204')
+          assert.equal(response.content, undefined, `${where}: ${status} has no body`);
         // An export's file: its one media type, with a schema.
         else if (status === '200' && path.includes('/exports/'))
           assert.ok(
@@ -243,7 +253,8 @@ function apiPaths(app: FastifyInstance): string[] {
     stack.length = depth;
     stack.push(match[2]);
     const path = trim(stack.join('').replace(/:([A-Za-z0-9_-]+)/g, '{$1}'));
-    if (match[3] && path.startsWith('/v2/projects/') && !path.includes('*')) paths.push(path);
+    const api = path === '/v2/projects' || path.startsWith('/v2/projects/');
+    if (match[3] && api && !path.includes('*')) paths.push(path);
   }
   return [...new Set(paths)];
 }

@@ -268,7 +268,7 @@ class Judge {
       if (!operation.parameters.some((p) => p.in === 'query' && p.name === name)) return `unknown parameter ${name}`;
     }
     for (const [i, p] of (
-      this.document.paths[operation.template][operation.method.toLowerCase()].parameters as Parameter[]
+      (this.document.paths[operation.template][operation.method.toLowerCase()].parameters ?? []) as Parameter[]
     ).entries()) {
       if (p.in === 'header') continue;
       const value = p.in === 'path' ? r.path[p.name] : given.get(p.name);
@@ -305,7 +305,8 @@ eachBackend('schema-driven fuzzing of every operation of the document', (backend
       const document = JSON.parse((await app.inject('/v2/openapi.json')).body) as Json;
       const judge = new Judge(document);
       const operations = operationsOf(document);
-      assert.equal(operations.length, 37, 'every operation of the document is fuzzed');
+      // The admin API's three meet a project key here: 403, never a 5xx (test/shops/ tries them with an admin key).
+      assert.equal(operations.length, 40, 'every operation of the document is fuzzed');
 
       const tally = new Map<string, { valid: number; invalid: number }>();
       const requests = fc.oneof(...operations.map((o) => requestOf(o, document, own.id)));

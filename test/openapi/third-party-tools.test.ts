@@ -123,7 +123,16 @@ eachBackend('third-party OpenAPI tools against the served document', (backend) =
     // (test/webhooks/), through the app builder.
     // An import's cancel needs an import still waiting, which the walk cannot hold
     // (test/imports/ cancels queued and running ones).
-    const skipped = ['deleteWebhook', 'replayWebhookMessage', 'cancelImport'];
+    // The admin API needs an admin key, which the walk's server does not hand out; test/shops/
+    // calls it, and the app builder checks its answers against the document.
+    const skipped = [
+      'deleteWebhook',
+      'replayWebhookMessage',
+      'cancelImport',
+      'createProject',
+      'listProjects',
+      'deleteProject',
+    ];
     const calls = callsFromExamples(document).filter((c) => !skipped.includes(c.operationId));
     assert.equal(calls.length, 34);
     assert.ok(

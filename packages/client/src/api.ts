@@ -67,9 +67,9 @@ export interface Api {
   <T = unknown>(path: string, options?: RequestOptions): Promise<T>;
 }
 
-export function createApi(options: ClientOptions): Api {
+/** `root`: what paths are relative to; the project's by default (the admin client: the projects). */
+export function createApi(options: ClientOptions, root = projectRoot(options.baseUrl, options.projectId)): Api {
   const { apiKey, cache } = options;
-  const root = projectRoot(options.baseUrl, options.projectId);
   const retryCount = options.retries ?? DEFAULT_RETRIES;
   const maxWait = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
   // The highest Storefront-Version this client saw of its project, sent back with every

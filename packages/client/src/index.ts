@@ -55,6 +55,7 @@ export function createClient(options: ClientOptions): Client {
   };
 }
 
+export { createAdminClient, type AdminClient, type AdminClientOptions } from './admin.js';
 export type { Api, ClientOptions, RawAnswer, RequestOptions } from './api.js';
 export { DEFAULT_CHANGE_TYPES, type ChangeFeed, type ChangesOptions } from './changes.js';
 export { memoryCache, type CachedAnswer, type ConditionalCache } from './conditional-cache.js';

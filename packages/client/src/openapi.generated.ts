@@ -2,6 +2,30 @@
 // `npm run build` at the repository root refreshes it.
 
 export interface paths {
+    "/v2/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the projects
+         * @description Needs an admin key. The projects by id, paged, each with its records' counts.
+         */
+        get: operations["listProjects"];
+        put?: never;
+        /**
+         * Create a project
+         * @description Needs an admin key. The answer holds the project and its first API key, with every scope, shown this once. An id already in use is 409.
+         */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/projects/{project_id}": {
         parameters: {
             query?: never;
@@ -16,7 +40,11 @@ export interface paths {
         get: operations["getProject"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a project and everything in it
+         * @description Needs an admin key and the header `Confirm-Delete: <project_id>` (missing: 400; naming another project: 412). Removes every record, key, webhook endpoint, import and change-feed entry of the project; its keys stop at once. A project later created with the same id starts empty.
+         */
+        delete: operations["deleteProject"];
         options?: never;
         head?: never;
         patch?: never;
@@ -650,6 +678,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A project as the admin API lists it. */
+        AdminProject: {
+            /** @description the project's records, by kind */
+            counts: {
+                /** @description its categories */
+                categories: number;
+                /** @description its orders */
+                orders: number;
+                /** @description its plans, of every status */
+                plans: number;
+                /** @description its products, hidden ones included */
+                products: number;
+                /** @description its users */
+                users: number;
+            };
+            /** @description unix seconds */
+            created_at: number;
+            /** @description a three-letter ISO 4217 code such as USD */
+            currency: string;
+            /** @description a project id: 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit */
+            id: string;
+            name: string;
+        };
         Category: {
             handle: string;
             id: number;
@@ -1264,6 +1315,153 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listProjects: {
+        parameters: {
+            query?: {
+                /**
+                 * @description page number, default 1
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description page size, default 20
+                 * @example 20
+                 */
+                perpage?: number;
+            };
+            header?: {
+                /**
+                 * @description an ETag from an earlier answer: 304 when it still matches
+                 * @example "2jmj7l5rSw0yVb_vlWAYkK_YBwk"
+                 */
+                "if-none-match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description entity tag of this answer; send it back in If-None-Match */
+                    ETag?: string;
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the projects, by id */
+                        data: components["schemas"]["AdminProject"][];
+                        meta: {
+                            page: number;
+                            pages: number;
+                            perpage: number;
+                            /** @description records matching the filters, on every page */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "acme",
+                 *       "name": "Acme shop",
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a three-letter ISO 4217 code such as USD */
+                    currency: string;
+                    /** @description a project id: 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit */
+                    id: string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the project's first key, with every scope; its secret `key` is shown this once */
+                        key: {
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description unix seconds from which the key is refused; null: never */
+                            expires_at: number | null;
+                            id: number;
+                            /** @description the key itself, shown this once: it is never stored, only its hash */
+                            key: string;
+                            label: string;
+                            /** @description unix seconds, to the minute; null: never used */
+                            last_used_at: number | null;
+                            /** @description what the key may do */
+                            scopes: ("users:read" | "orders:read" | "orders:write" | "products:write" | "products:read_hidden" | "webhooks:manage" | "keys:manage" | "imports:write")[];
+                        };
+                        project: {
+                            /** @description unix seconds */
+                            created_at: number;
+                            /** @description a three-letter ISO 4217 code such as USD */
+                            currency: string;
+                            /** @description a project id: 1 to 64 of a-z, 0-9, _ and -, starting with a letter or digit */
+                            id: string;
+                            name: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getProject: {
         parameters: {
             query?: never;
@@ -1327,6 +1525,48 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description the id of the project to delete, again: a guard against a wrong path
+                 * @example acme
+                 */
+                "confirm-delete"?: string;
+            };
+            path: {
+                /**
+                 * @description the project id
+                 * @example demo
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

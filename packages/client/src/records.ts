@@ -41,6 +41,11 @@ export type KeyRoll = BodyOf<`${Project}/keys/{key_id}/roll`>;
 /** A new key: its secret is in `key`, shown this once. */
 export type CreatedKey = AnswerOf<`${Project}/keys/`, 'post', 201>;
 export type RolledKey = AnswerOf<`${Project}/keys/{key_id}/roll`, 'post', 201>;
+/** The admin API (`createAdminClient`): a new project's body, the answer with its first key, a listed project. */
+export type ProjectCreate = paths['/v2/projects']['post']['requestBody']['content']['application/json'];
+export type CreatedProject = AnswerOf<'/v2/projects', 'post', 201>;
+export type AdminProject = Schemas['AdminProject'];
+export type ProjectList = AnswerOf<'/v2/projects', 'get', 200>;
 /** The project as an import file names it: id, name, currency (`GET /v2/projects/<id>`). */
 export type ProjectInfo = AnswerOf<Project, 'get', 200>;
 export type RevokedKey = AnswerOf<`${Project}/keys/{key_id}/revoke`, 'post', 200>;

@@ -11,7 +11,7 @@ export const DEFAULT_LIMIT = 100;
 /** The types a reader gets when it names none: the public ones. */
 export const PUBLIC_TYPES = ['product', 'category', 'plan'] as const;
 
-const CURSOR_PATTERN = '^[A-Za-z0-9_-]{1,80}$';
+const CURSOR_PATTERN = '^[A-Za-z0-9_-]{1,120}$';
 
 export const ChangesQuery = Type.Object(
   {

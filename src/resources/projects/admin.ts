@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { projectTables } from '../../db/project-tables.js';
 import type { Database } from '../../db/schema.js';
 import { type Kind, RESOURCES } from '../registry.js';
 import type { Project } from './repository.js';
 
-// Whole projects, for the operator's CLI (`storefront project list`, `project delete`).
+// Whole projects, for the operator's CLI (`storefront project list`, `project delete`; the
+// deletion itself is a write of the write unit, src/writes/delete-project.ts).
 
 /** Every project with the number of its records of each kind, by id. */
 export async function listProjectsWithCounts(
@@ -24,18 +24,4 @@ export async function listProjectsWithCounts(
     }
   }
   return projects.map((p) => ({ ...p, counts: counts.get(p.id) as Record<Kind, number> }));
-}
-
-/** Removes the project and every row of it, in every table, in one transaction. */
-export async function deleteProject(db: Kysely<Database>, id: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const gone = await trx.deleteFrom('projects').where('id', '=', id).returning('id').execute();
-    if (gone.length === 0) return false;
-    for (const table of await projectTables(trx))
-      await trx
-        .deleteFrom(table as 'products')
-        .where('project_id', '=', id)
-        .execute();
-    return true;
-  });
 }
