@@ -22,7 +22,9 @@ test('every query parameter of the products list names the fields it reads', () 
 });
 
 test('every order clause of the products list names the fields it sorts by', () => {
-  const sorts = [...new Set(['relevance', ...ORDER_CLAUSES.map((clause) => clause.replace(/_(asc|desc)$/, ''))])].sort();
+  const sorts = [
+    ...new Set(['relevance', ...ORDER_CLAUSES.map((clause) => clause.replace(/_(asc|desc)$/, ''))]),
+  ].sort();
   assert.deepEqual(named(PRODUCT_LIST_READS.orders), sorts);
 });
 
