@@ -48,7 +48,7 @@ async function protectedOperations(app: Parameters<typeof call>[0]): Promise<Ope
         method: method.toUpperCase() as Operation['method'],
         url,
         scopes,
-        body: method === 'post' ? {} : undefined,
+        body: method === 'post' || method === 'patch' ? {} : undefined,
       });
     }
   }
