@@ -13,7 +13,7 @@ import { type VocabularyScope, vocabularyOf } from './vocabulary-cache.js';
  * The products list with CONTRACT 17's parameters: the query words' candidates from the
  * project's vocabulary (as the database shows it at the request's version or later), then a
  * page, its total and its facets in one snapshot, kept in the page cache by the versions of
- * what they read (a list that reads stock by every product write: versioned-key.ts).
+ * what they read (a list that reads stock by every product write: cache/invalidation.ts, readsStock).
  */
 export async function shopList(
   reads: Reads,
