@@ -143,9 +143,11 @@ suite('migrations on PostgreSQL', { skip: PG_SKIP, timeout: 60_000 }, () => {
     // The webhook tables are global too: endpoint and message ids are unique across the
     // service, like key ids (`webhook delete <endpoint_id>` names no project). So is the
     // import jobs' table: it is one queue, claimed across projects by every server process.
+    // Admin keys belong to the deployment, not to a project (CONTRACT 19).
     const global = new Set([
       'projects',
       'api_keys',
+      'admin_keys',
       'kysely_migration',
       'kysely_migration_lock',
       'webhook_endpoints',

@@ -85,10 +85,15 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     assert.deepEqual(receiver.badSignatures, []);
   });
 
-  test('an import sends each record and import.completed with its counts and the cursor from before it', async (t) => {
+  test('an import sends each record it changed, not the unchanged ones, and import.completed with its counts and the cursor from before it', async (t) => {
     const { receiver, hook, storage, api } = await hookedShop(t, backend);
     await hook(receiver);
-    const summary = await importDocument(storage.db, shopDocument());
+    // The shop is seeded with this document: only the products, repriced, are changes (CONTRACT 14).
+    const document = shopDocument();
+    for (const p of document.products) p.price += 1;
+    const summary = await importDocument(storage.db, document);
+    assert.equal(summary.counts.products, document.products.length);
+    assert.equal(summary.changes.users.unchanged, document.users.length);
     await receiver.waitFor((r) => r.deliveries.some((d) => d.type === 'import.completed'), 'import.completed');
     const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
     await receiver.waitFor((r) => r.deliveries.length === total + 1, 'every record');
@@ -111,6 +116,7 @@ eachBackend('webhooks: events, signatures, retries', (backend) => {
     assert.equal(count('order.updated'), summary.counts.orders);
     const apple = receiver.deliveries.find((d) => d.type === 'product.updated' && d.data.id === 1)!;
     assert.equal(apple.data.handle, 'alpha');
+    assert.equal(apple.data.price, 301);
     assert.deepEqual(apple.data.category_ids, [1, 3]);
   });
 
