@@ -85,6 +85,21 @@ eachBackend('products batch update', (backend) => {
       found.body.data.map((p: { id: number }) => p.id),
       [7],
     );
+    // Two products renamed in one batch, each to the other's name: q and search follow both.
+    const swap = await s.patch([
+      { id: 1, name: 'Banana' },
+      { id: 2, name: 'apple' },
+    ]);
+    assert.equal(swap.status, 200, swap.text);
+    for (const [query, has, hasNot] of [
+      ['q=banana', 1, 2],
+      ['q=appel', 2, 1],
+      ['search=anan', 1, 2],
+      ['search=ppl', 2, 1],
+    ] as const) {
+      const ids = (await call(s.app, 'GET', `${P}/products/?${query}`)).body.data.map((p: { id: number }) => p.id);
+      assert.ok(ids.includes(has) && !ids.includes(hasNot), `${query}: ${ids}`);
+    }
     // Without the trailing slash too.
     const bare = await s.patch([{ id: 2, price: 150 }], {}, `${P}/products`);
     assert.equal(bare.status, 200);

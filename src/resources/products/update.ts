@@ -50,13 +50,14 @@ export async function updateProduct(
 export class ProductWriter {
   private readonly inPlace: number[] = [];
   private readonly moved: number[] = [];
+  private readonly renamed: { write: Partial<ProductRow>; row: ProductRow }[] = [];
 
   constructor(
     private readonly ctx: WriteContext,
     private readonly now: number,
   ) {}
 
-  /** Writes what `set` changes of `current`; answers the row as it now is. */
+  /** Writes what `set` changes of `current` (a rename at finish); answers the row as it will be. */
   async apply(current: ProductRow, set: Partial<ProductRow>): Promise<ProductRow> {
     const changed = Object.keys(set).filter(
       (column) => set[column as keyof ProductRow] !== current[column as keyof ProductRow],
@@ -64,30 +65,43 @@ export class ProductWriter {
     if (changed.length === 0) return current;
     const write: Partial<ProductRow> = { updated_at: this.now };
     for (const column of changed) Object.assign(write, { [column]: set[column as keyof ProductRow] });
-    // A new name changes the kept search-gram counts and `q`'s postings: the write's tally
-    // takes the product out as stored, and back as written below (tally.ts).
-    const tally = write.search_text !== undefined ? this.ctx.tally(productsDescriptor) : undefined;
-    await tally?.remove([current.id]);
-    await this.ctx.db
-      .updateTable('products')
-      .set(write)
-      .where('project_id', '=', this.ctx.projectId)
-      .where('id', '=', current.id)
-      .execute();
     const row = { ...current, ...write };
-    if (tally) {
-      const categoryIds = (await categoryIdsOf(this.ctx.db, this.ctx.projectId, [row.id])).get(row.id) ?? [];
-      await tally.add([{ row, children: { product_categories: categoryIds.map((category_id) => ({ category_id })) } }]);
-    }
+    // A new name moves the kept search-gram counts and `q`'s postings: renamed products are
+    // written together at finish, so the tally reads them as stored in one pass, not one by one.
+    if (write.search_text !== undefined) this.renamed.push({ write, row });
+    else await this.update(current.id, write);
     // Fields no list reads move the product in no list: the lists' totals stay (cache/invalidation.ts).
     (inPlace(changed) ? this.inPlace : this.moved).push(current.id);
     return row;
   }
 
-  /** Declares the changes: call once, after the last apply. */
+  /** Writes the renames and declares the changes: call once, after the last apply. */
   async finish(): Promise<void> {
+    if (this.renamed.length > 0) {
+      const tally = this.ctx.tally(productsDescriptor);
+      const ids = this.renamed.map(({ row }) => row.id);
+      // The tally takes the products out as stored, and back as written (tally.ts).
+      await tally?.remove(ids);
+      for (const { row, write } of this.renamed) await this.update(row.id, write);
+      const categories = await categoryIdsOf(this.ctx.db, this.ctx.projectId, ids);
+      await tally?.add(
+        this.renamed.map(({ row }) => ({
+          row,
+          children: { product_categories: (categories.get(row.id) ?? []).map((category_id) => ({ category_id })) },
+        })),
+      );
+    }
     await this.ctx.changedInPlace('product', this.inPlace);
     await this.ctx.changed('product', this.moved);
+  }
+
+  private async update(id: number, write: Partial<ProductRow>): Promise<void> {
+    await this.ctx.db
+      .updateTable('products')
+      .set(write)
+      .where('project_id', '=', this.ctx.projectId)
+      .where('id', '=', id)
+      .execute();
   }
 }
 
