@@ -26,7 +26,11 @@ export function Products(): JSX.Element {
   const key = params.toString();
   const list = useLoad(() => api().products.list(productQuery(params)), [key]);
   const { page: _page, perpage: _perpage, order: _order, ...matching } = productQuery(params);
-  const facets = useLoad(() => api().products.list({ ...matching, perpage: 1, facets: FACETS }), [key]);
+  // Paging and sorting do not change the counts: asked again only when the matches change.
+  const facets = useLoad(
+    () => api().products.list({ ...matching, perpage: 1, facets: FACETS }),
+    [JSON.stringify(matching)],
+  );
   const categories = useLoad(() => api().categories.list(), []);
   // Prices are typed and shown in the project's currency.
   const project = useLoad(() => api().project(), []);
@@ -95,6 +99,7 @@ export function Products(): JSX.Element {
           onSaved={(note) => {
             setBulkNote(note);
             list.reload();
+            facets.reload();
           }}
         />
       )}
@@ -110,7 +115,10 @@ export function Products(): JSX.Element {
             <ProductRow
               key={`${p.id}-${p.updated_at}`}
               product={p}
-              onSaved={(next) => setEdited(new Map(edited).set(next.id, next))}
+              onSaved={(next) => {
+                setEdited(new Map(edited).set(next.id, next));
+                facets.reload();
+              }}
             />
           ))}
         </ListTable>
