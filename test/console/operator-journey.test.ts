@@ -503,6 +503,10 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
       await status(/^Import #\d+: Succeeded/).waitFor();
       await page.getByRole('table', { name: 'Records the import changed, by type' }).waitFor();
       assert.deepEqual(pick(await admin.products.get(900001)), { price: 650, sku: '123' });
+      // The latest imports count its warning.
+      const newest = page.getByRole('table', { name: 'The latest imports, newest first' }).locator('tbody tr').first();
+      await newest.locator('td:nth-child(3)', { hasText: /^import$/ }).waitFor();
+      assert.equal(await newest.locator('td').last().textContent(), '1');
     },
   );
 

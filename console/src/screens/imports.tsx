@@ -204,6 +204,7 @@ export function Imports(): JSX.Element {
               'Status',
               { label: 'Records', num: true },
               { label: 'Errors', num: true },
+              { label: 'Warnings', num: true },
             ]}
           >
             {history.data?.data.map((i) => (
@@ -218,6 +219,7 @@ export function Imports(): JSX.Element {
                 </td>
                 <td class="num">{i.records_read.toLocaleString()}</td>
                 <td class="num">{i.errors_total.toLocaleString()}</td>
+                <td class="num">{i.warnings_total.toLocaleString()}</td>
               </tr>
             ))}
           </ListTable>
