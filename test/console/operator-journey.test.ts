@@ -397,6 +397,11 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
       assert.doesNotMatch(page.url(), /order=/);
       assert.equal(await page.getByLabel('Sort').inputValue(), 'relevance', 'the best matches first, with words');
       await page.getByRole('checkbox', { name: `Cookware (${cookware})` }).waitFor();
+      assert.equal(
+        await page.getByRole('checkbox', { name: /^Bags/ }).count(),
+        0,
+        'a category without a match is left out',
+      );
       const listed = page.locator('table.products tbody');
       await listed
         .getByText(/Saucepan/)

@@ -55,6 +55,11 @@ export function ProductFilters({ params, categories, facets, currency, hiddenAll
   const order = params.get('order') ?? defaultOrder(params);
   const chosen = new Set((params.get('categories') ?? '').split(',').filter(Boolean));
   const counts = new Map(facets?.category?.map((c) => [c.id, c.count]));
+  // A category without a match is left out once the counts are in (ticking it would add
+  // nothing), unless it is ticked; a parent's count holds its subtree's, so the tree stays whole.
+  const shownCategories = flatten(categories ?? []).filter(
+    ({ category }) => !facets || counts.has(category.id) || chosen.has(String(category.id)),
+  );
   const set = SHOPPER.filter((name) => name !== 'q' && params.get(name)).length;
   const wide = typeof matchMedia === 'undefined' || matchMedia('(min-width: 761px)').matches;
   const unitsOf = (name: string) => {
@@ -182,7 +187,10 @@ export function ProductFilters({ params, categories, facets, currency, hiddenAll
           ])}
           <fieldset class="category-facet">
             <legend>Categories</legend>
-            <p class="muted hint">Any of those ticked; a category counts its subcategories.</p>
+            <p class="muted hint">
+              Any of those ticked; a category counts its subcategories.
+              {facets && ' Those without a match are left out.'}
+            </p>
             {params.get('category') && (
               <label class="check">
                 <input type="checkbox" name="category" value={params.get('category')!} defaultChecked />
@@ -191,7 +199,8 @@ export function ProductFilters({ params, categories, facets, currency, hiddenAll
                   .name ?? `category ${params.get('category')}`}
               </label>
             )}
-            {flatten(categories ?? []).map(({ category, depth }) => (
+            {facets && shownCategories.length === 0 && <p class="muted">No category holds a match.</p>}
+            {shownCategories.map(({ category, depth }) => (
               <label class="check" key={category.id} style={{ paddingLeft: `${depth * 1.1}rem` }}>
                 <input
                   type="checkbox"
