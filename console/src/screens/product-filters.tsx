@@ -30,6 +30,10 @@ interface Props {
   facets: ProductFacets | undefined;
   currency: string;
   hiddenAllowed: boolean;
+  /** "Narrow down" starts open (on a wide screen): a search or a shopper filter is set */
+  open: boolean;
+  /** the operator opened "Narrow down": the counts are wanted */
+  onOpen: () => void;
 }
 
 /** The categories in the tree's order, each with its depth. */
@@ -39,7 +43,8 @@ function flatten(tree: Category[], depth = 0): { category: Category; depth: numb
 
 const counted = (n: number | undefined) => (n === undefined ? '' : ` (${n.toLocaleString()})`);
 
-export function ProductFilters({ params, categories, facets, currency, hiddenAllowed }: Props): JSX.Element {
+export function ProductFilters(props: Props): JSX.Element {
+  const { params, categories, facets, currency, hiddenAllowed, open, onOpen } = props;
   const [problem, setProblem] = useState('');
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -142,7 +147,13 @@ export function ProductFilters({ params, categories, facets, currency, hiddenAll
           Show products
         </button>
       </div>
-      <details class="filter-box facets" open={wide}>
+      <details
+        class="filter-box facets"
+        open={open && wide}
+        onToggle={(event) => {
+          if (event.currentTarget.open) onOpen();
+        }}
+      >
         <summary>Narrow down{set > 0 ? ` (${set} set)` : ''}</summary>
         <div class="facet-groups">
           <fieldset>

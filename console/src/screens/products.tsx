@@ -19,17 +19,22 @@ import { ProductRow } from './product-row.js';
 // every sort order, hidden ones (products:read_hidden), pages from the API; each row edits in
 // place (product-row.tsx), or the whole page at once in the bulk editor (bulk-editor.tsx, saved
 // as one batch update). The facets come in a request of their own, so that the page of products
-// never waits for the counts (exact counts cost more than a page on a large catalog).
+// never waits for the counts (exact counts cost more than a page on a large catalog), and only
+// once wanted.
 
 export function Products(): JSX.Element {
   const params = place.value.query;
   const key = params.toString();
   const list = useLoad(() => api().products.list(productQuery(params)), [key]);
   const { page: _page, perpage: _perpage, order: _order, ...matching } = productQuery(params);
-  // Paging and sorting do not change the counts: asked again only when the matches change.
+  // The counts are asked for once wanted: with a search or a shopper filter, or when the
+  // operator opens "Narrow down" (counting a large catalog's every product takes seconds).
+  // Paging and sorting do not change them: asked again only when the matches change.
+  const [narrowing, setNarrowing] = useState(false);
+  const wanted = narrowing || shopperFiltered(params);
   const facets = useLoad(
-    () => api().products.list({ ...matching, perpage: 1, facets: FACETS }),
-    [JSON.stringify(matching)],
+    () => (wanted ? api().products.list({ ...matching, perpage: 1, facets: FACETS }) : Promise.resolve(undefined)),
+    [JSON.stringify(matching), wanted],
   );
   const categories = useLoad(() => api().categories.list(), []);
   // Prices are typed and shown in the project's currency.
@@ -59,6 +64,8 @@ export function Products(): JSX.Element {
         params={params}
         categories={categories.data}
         facets={facets.data?.meta.facets}
+        open={wanted}
+        onOpen={() => setNarrowing(true)}
         currency={currency}
         hiddenAllowed={hiddenAllowed}
       />
