@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import type * as Axe from 'axe-core';
-import type { Page, Response } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { createClient } from '../../src/client/index.js';
 import { findChromium, launchChromium } from '../support/browser.js';
 import { liveServer } from '../support/live-server.js';
@@ -386,7 +386,13 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
   await t.test(
     'shopper search: a typo finds the product, with facet counts beside the filters, kept in a view',
     async () => {
+      // The counts cost a count of every match: none are asked for before a search or a filter.
+      const counting: string[] = [];
+      const onRequest = (r: Request) => void (r.url().includes('facets=') && counting.push(r.url()));
+      page.on('request', onRequest);
       await page.goto(`${base}/console/products`);
+      await page.getByText(/products match/).waitFor();
+      assert.deepEqual(counting, [], 'no facets for the plain list');
       const typed = 'saucepna';
       const expected = await admin.products.list({ q: typed, facets: 'category,in_stock' });
       const cookware = expected.meta.facets!.category!.find((c) => c.id === 7)!.count;
@@ -402,6 +408,8 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
         0,
         'a category without a match is left out',
       );
+      page.off('request', onRequest);
+      assert.equal(counting.length, 1, 'one request for the counts of the search');
       const listed = page.locator('table.products tbody');
       await listed
         .getByText(/Saucepan/)
