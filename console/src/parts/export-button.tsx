@@ -18,9 +18,11 @@ interface Props {
   /** the scope the export needs (none: any key of the project) */
   scope?: Scope;
   link: () => Promise<DownloadLink>;
+  /** why this view cannot be exported (the button is then disabled and says so) */
+  unavailable?: string;
 }
 
-export function ExportButton({ label, list, scope, link }: Props): JSX.Element {
+export function ExportButton({ label, list, scope, link, unavailable }: Props): JSX.Element {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [note, setNote] = useState('');
@@ -43,6 +45,7 @@ export function ExportButton({ label, list, scope, link }: Props): JSX.Element {
     }
     setBusy(false);
   };
+  const why = unavailable ? `${list}-export-why` : undefined;
   const content = (
     <>
       <Icon name="download" /> {label}
@@ -51,13 +54,30 @@ export function ExportButton({ label, list, scope, link }: Props): JSX.Element {
   return (
     <span class="export">
       {scope ? (
-        <Action scope={scope} busy={busy} onClick={() => void run()}>
+        <Action
+          scope={scope}
+          busy={busy}
+          disabled={Boolean(unavailable)}
+          aria-describedby={why}
+          onClick={() => void run()}
+        >
           {content}
         </Action>
       ) : (
-        <button type="button" disabled={busy} aria-busy={busy ? 'true' : undefined} onClick={() => void run()}>
+        <button
+          type="button"
+          disabled={busy || Boolean(unavailable)}
+          aria-busy={busy ? 'true' : undefined}
+          aria-describedby={why}
+          onClick={() => void run()}
+        >
           {content}
         </button>
+      )}
+      {unavailable && (
+        <span class="muted" id={why}>
+          {unavailable}
+        </span>
       )}
       <span role="status" class="saved">
         {note}

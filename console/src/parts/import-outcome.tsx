@@ -1,8 +1,10 @@
 import type { JSX } from 'preact';
 import type { Import } from 'storefront-client';
+import { ImportChanges } from './import-changes.js';
 
-// What an import came to, as the imports screen shows it: its status, the counts per record
-// type, and the bad records by place (at most 100 of them; the total beside).
+// What an import came to, as the imports screen shows it: its status, what it changes (by
+// record type and field, with the warnings: import-changes.tsx), and the bad records by place
+// (at most 100 of them; the total beside).
 
 export const importEnded = (i: Import): boolean => i.status !== 'queued' && i.status !== 'running';
 
@@ -22,28 +24,16 @@ const SAYS: Record<Import['status'], string> = {
 };
 
 export function ImportOutcome({ item }: { item: Import }): JSX.Element {
-  const counts = Object.entries(item.counts).filter(([, c]) => c.upserted > 0 || c.deleted > 0);
   const ok = item.status === 'succeeded';
   return (
-    <div class="outcome" role="status" aria-live="polite">
-      <p>
+    <div class="outcome">
+      <p role="status" aria-live="polite">
         <strong class={ok ? 'ok' : item.status === 'failed' ? 'bad' : undefined}>
           {item.dry_run ? 'Dry run' : 'Import'} #{item.id}: {SAYS[item.status]}
         </strong>
-        {ok && item.dry_run && ' — nothing was written; apply it to write it.'}
+        {ok && item.dry_run && ' — nothing was written yet: read what it would change, then apply it or cancel.'}
       </p>
-      {ok && (
-        <p>
-          {counts.length === 0
-            ? 'No records.'
-            : counts
-                .map(
-                  ([type, c]) =>
-                    `${type}: ${c.upserted} ${item.dry_run ? 'to write' : 'written'}, ${c.deleted} deleted`,
-                )
-                .join(' · ')}
-        </p>
-      )}
+      {ok && <ImportChanges item={item} />}
       {item.errors.length > 0 && (
         <>
           <h3>Bad records, by place</h3>

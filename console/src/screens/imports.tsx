@@ -10,7 +10,8 @@ import { useLoad } from '../parts/use-load.js';
 import { api } from '../session.js';
 
 // Imports (CONTRACT 14, 15): choose a file, check it with a dry run, watch the upload and then
-// the import, read the bad records by place, then apply it; the latest imports below. The
+// the import, read the bad records by place or what it would change and its warnings, then
+// apply it or cancel; the latest imports below. The
 // upload's progress comes from the client's onUploadProgress (XMLHttpRequest in a browser),
 // the import's from polling imports.get until it ends.
 
@@ -37,11 +38,14 @@ export function Imports(): JSX.Element {
   // The file whose dry run found nothing wrong: only that one may be applied.
   const [checked, setChecked] = useState<File | undefined>();
   const stop = useRef<AbortController | undefined>(undefined);
+  const picker = useRef<HTMLInputElement>(null);
+  const [note, setNote] = useState('');
   const format = file && formatOf(file.name);
 
   const choose = (event: Event) => {
     const chosen = (event.currentTarget as HTMLInputElement).files?.[0];
     setFile(chosen);
+    setNote('');
     setChecked(undefined);
     setCurrent(undefined);
     setUpload(undefined);
@@ -54,6 +58,7 @@ export function Imports(): JSX.Element {
     if (!file || !format) return;
     setBusy(true);
     setError(undefined);
+    setNote('');
     setCurrent(undefined);
     setUpload({ sent: 0, total: file.size });
     stop.current = new AbortController();
@@ -96,6 +101,17 @@ export function Imports(): JSX.Element {
     }
   };
 
+  // Nothing was written by the dry run: forgetting it and the chosen file is all there is to undo.
+  const discard = () => {
+    if (picker.current) picker.current.value = '';
+    setFile(undefined);
+    setChecked(undefined);
+    setCurrent(undefined);
+    setUpload(undefined);
+    setError(undefined);
+    setNote('Canceled: nothing was imported. Choose a file to start again.');
+  };
+
   const running = busy && (current === undefined || !importEnded(current));
   return (
     <>
@@ -113,22 +129,13 @@ export function Imports(): JSX.Element {
             File to import
             <input
               type="file"
+              ref={picker}
               accept=".json,.ndjson,.jsonl,.csv,application/json,application/x-ndjson,text/csv"
               onChange={choose}
             />
           </label>
           <Action scope="imports:write" busy={busy} disabled={!format} onClick={() => void run(true)}>
             Check it (dry run)
-          </Action>
-          <Action
-            scope="imports:write"
-            busy={busy}
-            disabled={!file || checked !== file}
-            class="primary"
-            onClick={() => void run(false)}
-            title={checked === file ? undefined : 'After a dry run that found nothing wrong'}
-          >
-            Apply the import
           </Action>
           {running && (
             <button type="button" class="danger" onClick={() => void cancel()}>
@@ -137,6 +144,9 @@ export function Imports(): JSX.Element {
           )}
         </div>
         <Problem error={error} />
+        <p role="status" class="saved">
+          {note}
+        </p>
         {upload && (
           <div class="progress">
             <label>
@@ -158,6 +168,17 @@ export function Imports(): JSX.Element {
           </div>
         )}
         {current && <ImportOutcome item={current} />}
+        {/* After a dry run that found nothing wrong: apply the same file, or drop it. */}
+        {file && checked === file && current?.dry_run && (
+          <div class="buttons decide" role="group" aria-label="Apply the checked file?">
+            <Action scope="imports:write" busy={busy} class="primary" onClick={() => void run(false)}>
+              Apply the import
+            </Action>
+            <button type="button" disabled={busy} onClick={discard}>
+              Cancel
+            </button>
+          </div>
+        )}
       </section>
       <section aria-labelledby="history-h">
         <h2 id="history-h">
@@ -183,6 +204,7 @@ export function Imports(): JSX.Element {
               'Status',
               { label: 'Records', num: true },
               { label: 'Errors', num: true },
+              { label: 'Warnings', num: true },
             ]}
           >
             {history.data?.data.map((i) => (
@@ -197,6 +219,7 @@ export function Imports(): JSX.Element {
                 </td>
                 <td class="num">{i.records_read.toLocaleString()}</td>
                 <td class="num">{i.errors_total.toLocaleString()}</td>
+                <td class="num">{i.warnings_total.toLocaleString()}</td>
               </tr>
             ))}
           </ListTable>

@@ -1,63 +1,45 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { field } from '../format.js';
 import { Action } from '../parts/action.js';
 import { ExportButton } from '../parts/export-button.js';
-import type { Category, Product, ProductListQuery } from 'storefront-client';
+import type { Product } from 'storefront-client';
 import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
 import { Problem } from '../parts/problem.js';
 import { useLoad } from '../parts/use-load.js';
-import { href, navigate, place } from '../router.js';
+import { FACETS, productQuery, shopperFiltered } from '../product-query.js';
+import { place } from '../router.js';
 import { api, can } from '../session.js';
 import { SavedViews } from '../parts/saved-views.js';
 import { BulkEditor } from './bulk-editor.js';
+import { ProductFilters } from './product-filters.js';
 import { ProductRow } from './product-row.js';
 
-// Products: search, every sort order, one category, hidden ones (products:read_hidden), pages
-// from the API; each row edits in place (product-row.tsx), or the whole page at once in the
-// bulk editor (bulk-editor.tsx, saved as one batch update).
-
-const ORDERS = [
-  ['date_desc', 'Newest first'],
-  ['date_asc', 'Oldest first'],
-  ['name_asc', 'Name A–Z'],
-  ['name_desc', 'Name Z–A'],
-  ['price_asc', 'Price, low to high'],
-  ['price_desc', 'Price, high to low'],
-  ['custom_asc', 'Custom order'],
-  ['custom_desc', 'Custom order, reversed'],
-] as const;
-
-function productQuery(params: URLSearchParams): ProductListQuery {
-  const query: ProductListQuery = {};
-  const search = params.get('search');
-  if (search) query.search = search;
-  const order = params.get('order');
-  if (order) query.order = order;
-  const category = params.get('category');
-  if (category) query.category = Number(category);
-  if (params.get('fetch_hidden') === 'true') query.fetch_hidden = true;
-  const page = params.get('page');
-  if (page) query.page = Number(page);
-  const perpage = params.get('perpage');
-  if (perpage) query.perpage = Number(perpage);
-  return query;
-}
-
-/** The categories as indented options: every level, in the tree's order. */
-function flatten(tree: Category[], depth = 0): { id: number; label: string }[] {
-  return tree.flatMap((c) => [
-    { id: c.id, label: `${'  '.repeat(depth)}${c.name}` },
-    ...flatten(c.subcategories, depth + 1),
-  ]);
-}
+// Products: the search box and the shopper filters with their facet counts (product-filters.tsx),
+// every sort order, hidden ones (products:read_hidden), pages from the API; each row edits in
+// place (product-row.tsx), or the whole page at once in the bulk editor (bulk-editor.tsx, saved
+// as one batch update). The facets come in a request of their own, so that the page of products
+// never waits for the counts (exact counts cost more than a page on a large catalog), and only
+// once wanted.
 
 export function Products(): JSX.Element {
   const params = place.value.query;
   const key = params.toString();
   const list = useLoad(() => api().products.list(productQuery(params)), [key]);
+  const { page: _page, perpage: _perpage, order: _order, ...matching } = productQuery(params);
+  // The counts are asked for once wanted: with a search or a shopper filter, or when the
+  // operator opens "Narrow down" (counting a large catalog's every product takes seconds).
+  // Paging and sorting do not change them: asked again only when the matches change.
+  const [narrowing, setNarrowing] = useState(false);
+  const wanted = narrowing || shopperFiltered(params);
+  const facets = useLoad(
+    () => (wanted ? api().products.list({ ...matching, perpage: 1, facets: FACETS }) : Promise.resolve(undefined)),
+    [JSON.stringify(matching), wanted],
+  );
   const categories = useLoad(() => api().categories.list(), []);
+  // Prices are typed and shown in the project's currency.
+  const project = useLoad(() => api().project(), []);
+  const currency = project.data?.currency ?? list.data?.data[0]?.currency ?? 'USD';
   const hiddenAllowed = can('products:read_hidden');
   const [bulk, setBulk] = useState(false);
   const [bulkNote, setBulkNote] = useState('');
@@ -68,87 +50,27 @@ export function Products(): JSX.Element {
     return mine && mine.updated_at >= p.updated_at ? mine : p;
   });
   // The export takes the list's filters and order without its paging: every matching product.
-  const { page: _page, perpage: _perpage, ...filters } = productQuery(params);
-
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => field(form, name).trim() || undefined;
-    navigate(
-      href('/products', {
-        search: text('search'),
-        order: text('order') === 'date_desc' ? undefined : text('order'),
-        category: text('category'),
-        fetch_hidden: form.get('fetch_hidden') ? 'true' : undefined,
-        perpage: text('perpage'),
-      }),
-    );
-  };
+  // It does not take the shopper search (CONTRACT 14 names SPEC's filters), so it is offered
+  // only without it, rather than exporting more than the list shows.
+  const { search, category, fetch_hidden, order } = productQuery(params);
+  const filters = { search, category, fetch_hidden, order };
 
   return (
     <>
       <h1 id="main-heading" tabIndex={-1}>
         Products
       </h1>
-      <form class="filters" onSubmit={submit} aria-label="Find products" key={key}>
-        <label class="wide">
-          Search
-          <input
-            name="search"
-            type="search"
-            defaultValue={params.get('search') ?? ''}
-            placeholder="name, description or SKU"
-          />
-        </label>
-        <label>
-          Sort
-          <select name="order">
-            {ORDERS.map(([value, label]) => (
-              <option key={value} value={value} selected={value === (params.get('order') ?? 'date_desc')}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Category
-          <select name="category">
-            <option value="">every category</option>
-            {flatten(categories.data ?? []).map((c) => (
-              <option key={c.id} value={c.id} selected={String(c.id) === params.get('category')}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="check" title={hiddenAllowed ? undefined : 'Needs the scope products:read_hidden'}>
-          <input
-            name="fetch_hidden"
-            type="checkbox"
-            value="true"
-            disabled={!hiddenAllowed}
-            defaultChecked={params.get('fetch_hidden') === 'true'}
-          />
-          Hidden products too{!hiddenAllowed && <span class="scope-note"> (needs products:read_hidden)</span>}
-        </label>
-        <label>
-          Per page
-          <select name="perpage">
-            <option value="">20</option>
-            <option value="50" selected={params.get('perpage') === '50'}>
-              50
-            </option>
-            <option value="100" selected={params.get('perpage') === '100'}>
-              100
-            </option>
-          </select>
-        </label>
-        <button type="submit" class="primary">
-          Show products
-        </button>
-      </form>
+      <ProductFilters
+        params={params}
+        categories={categories.data}
+        facets={facets.data?.meta.facets}
+        open={wanted}
+        onOpen={() => setNarrowing(true)}
+        currency={currency}
+        hiddenAllowed={hiddenAllowed}
+      />
       <SavedViews screen="/products" />
-      <Problem error={list.error ?? categories.error} />
+      <Problem error={list.error ?? facets.error ?? categories.error ?? project.error} />
       {list.data && (
         <div class="summary">
           <p aria-live="polite">
@@ -161,6 +83,11 @@ export function Products(): JSX.Element {
             label="Export CSV"
             list="products"
             scope={filters.fetch_hidden ? 'products:read_hidden' : undefined}
+            unavailable={
+              shopperFiltered(params)
+                ? 'The export takes the exact-text search and the category, not these filters'
+                : undefined
+            }
             link={() => api().exports.productsLink(filters)}
           />
         </div>
@@ -179,6 +106,7 @@ export function Products(): JSX.Element {
           onSaved={(note) => {
             setBulkNote(note);
             list.reload();
+            facets.reload();
           }}
         />
       )}
@@ -194,7 +122,10 @@ export function Products(): JSX.Element {
             <ProductRow
               key={`${p.id}-${p.updated_at}`}
               product={p}
-              onSaved={(next) => setEdited(new Map(edited).set(next.id, next))}
+              onSaved={(next) => {
+                setEdited(new Map(edited).set(next.id, next));
+                facets.reload();
+              }}
             />
           ))}
         </ListTable>
