@@ -1,19 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { categoryTree, descendantsIn, type ShopFilters } from '../filters.js';
-import type { ProductFilter } from '../list.js';
+import { categoryTree, descendantsIn, type ShopFilters, withShopFilters } from '../filters.js';
+import { type ProductFilter, matching } from '../list.js';
 import type { Candidates } from './relevance.js';
 import { type FacetName, type FacetRow, type Facets, facetsOf } from './facets.js';
 import { matchPage, matchRows, withCategories } from './match-set.js';
+import { facetsInSql } from './sql-facets.js';
 import type { PriceRange } from './price-ranges.js';
 import type { OrderClause } from '../schemas.js';
 
 // A page of the products list with CONTRACT 17's parameters: `q` (its candidates found in the
-// vocabulary, relevance.ts), the filters (filters.ts) and `facets` (facets.ts), in one
-// snapshot. The request's match set is read once (match-set.ts): without facets, one
+// vocabulary, relevance.ts), the filters (filters.ts) and `facets`, in one snapshot. The
+// postings of `q`'s words are aggregated once per request (match-set.ts): without facets, one
 // statement gives the page and the exact total; with facets, the filters no facet leaves out
 // are applied in SQL and the rest on the rows read, from which the total, the page and every
-// facet are counted. docs/PERFORMANCE.md ("Shopper search") says what this costs and why.
+// facet are counted (facets.ts). Without `q` there are no postings to share: each facet is an
+// aggregate in SQL (sql-facets.ts). docs/PERFORMANCE.md ("Shopper search") says why.
 
 export interface ShopSearch {
   /** `q`'s words (the cache key's), undefined without `q` */
@@ -65,6 +67,16 @@ export async function searchPage(
   };
   const m = { filter, candidates: s.candidates, relevance: s.relevance, order, inSql: { ...shop } };
   if (names.length === 0) return matchPage(db, m, offset, perpage);
+  if (!s.candidates) {
+    // No postings to share: the page in one statement, each facet one aggregate (sql-facets.ts).
+    const rowsWithout = (name: FacetName) => {
+      const kept = { ...shop };
+      for (const k of OWN_FILTER[name]) delete kept[k];
+      return withShopFilters(matching(db, filter, false), kept);
+    };
+    const page = await matchPage(db, m, offset, perpage);
+    return { ...page, facets: await facetsInSql(db, filter.projectId, names, rowsWithout, s.priceRanges) };
+  }
   // The filters some facet leaves out are tested here, on the rows; the others in SQL.
   const own = new Set(names.flatMap((n) => OWN_FILTER[n]));
   for (const k of own) delete m.inSql[k];
