@@ -98,8 +98,8 @@ function randomQuery(r: () => number): RefQuery {
   return q;
 }
 
-function urlOf(q: RefQuery): string {
-  const p = new URLSearchParams({ perpage: '100' });
+function urlOf(q: RefQuery, paging = { perpage: 100, page: 1 }): string {
+  const p = new URLSearchParams({ perpage: String(paging.perpage), page: String(paging.page) });
   for (const [k, v] of Object.entries(q)) {
     if (v === undefined || (Array.isArray(v) && v.length === 0)) continue;
     if (k === 'price_ranges')
@@ -116,15 +116,20 @@ async function searchApp(t: Parameters<typeof testApp>[0], backend: Parameters<t
   return { shop, products };
 }
 
-async function checkAgainstModel(shop: TestApp, products: ReturnType<typeof randomCatalog>, q: RefQuery) {
-  const url = urlOf(q);
+async function checkAgainstModel(
+  shop: TestApp,
+  products: ReturnType<typeof randomCatalog>,
+  q: RefQuery,
+  paging = { perpage: 100, page: 1 },
+) {
+  const url = urlOf(q, paging);
   const answer = await call(shop.app, 'GET', url);
   assert.equal(answer.status, 200, `${url}: ${JSON.stringify(answer.body)}`);
   const want = expected(products, CATEGORIES, q);
   const body = answer.body as { data: { id: number }[]; meta: { total: number; facets?: Record<string, any> } };
   assert.deepEqual(
     body.data.map((p) => p.id),
-    want.ids.slice(0, 100),
+    want.ids.slice((paging.page - 1) * paging.perpage, paging.page * paging.perpage),
     url,
   );
   assert.equal(body.meta.total, want.ids.length, url);
@@ -145,6 +150,16 @@ eachBackend('shopper search', (backend) => {
       const { shop, products } = await searchApp(t, backend, seed);
       const r = rng(seed * 7919);
       for (let i = 0; i < 60; i++) await checkAgainstModel(shop, products, randomQuery(r));
+    }
+  });
+
+  test('pages: a later page and a page past the end give the model slice and the exact total', async (t) => {
+    const { shop, products } = await searchApp(t, backend, 4);
+    const r = rng(4 * 7919);
+    for (let i = 0; i < 20; i++) {
+      const q = randomQuery(r);
+      await checkAgainstModel(shop, products, q, { perpage: 3, page: 2 });
+      await checkAgainstModel(shop, products, q, { perpage: 5, page: 40 });
     }
   });
 

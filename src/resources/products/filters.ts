@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 
 // The products list's filters of CONTRACT 17 beside `category`, `search` and `ids`:
 // `price_min`, `price_max`, `in_stock`, `inventory_type` and `categories` (already widened to
-// the categories' subtrees by descendantsOf). All combine with AND.
+// the categories' subtrees by descendantsIn). All combine with AND.
 
 export interface ShopFilters {
   priceMin?: number;
@@ -43,23 +43,31 @@ export function withShopFilters<QB extends SelectQueryBuilder<Database, 'product
   return q;
 }
 
-/** The categories `ids` that exist in the project, with every descendant of each. */
-export async function descendantsOf(db: Kysely<Database>, projectId: string, ids: number[]): Promise<number[]> {
+/** The project's categories, each with its parent (null at the top). */
+export interface CategoryTree {
+  parents: Map<number, number | null>;
+}
+
+export async function categoryTree(db: Kysely<Database>, projectId: string): Promise<CategoryTree> {
   const rows = await db
     .selectFrom('categories')
     .select(['id', 'parent_id'])
     .where('project_id', '=', projectId)
     .execute();
+  return { parents: new Map(rows.map((r) => [Number(r.id), r.parent_id === null ? null : Number(r.parent_id)])) };
+}
+
+/** The categories `ids` that exist in the tree, with every descendant of each, ascending. */
+export function descendantsIn(tree: CategoryTree, ids: number[]): number[] {
   const children = new Map<number, number[]>();
-  for (const r of rows) {
-    if (r.parent_id === null) continue;
-    const list = children.get(r.parent_id) ?? [];
-    list.push(r.id);
-    children.set(r.parent_id, list);
+  for (const [id, parent] of tree.parents) {
+    if (parent === null) continue;
+    const list = children.get(parent) ?? [];
+    list.push(id);
+    children.set(parent, list);
   }
-  const known = new Set(rows.map((r) => r.id));
   const out = new Set<number>();
-  const stack = ids.filter((id) => known.has(id));
+  const stack = ids.filter((id) => tree.parents.has(id));
   while (stack.length) {
     const id = stack.pop()!;
     if (out.has(id)) continue;

@@ -1,10 +1,10 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { Database } from '../../../db/schema.js';
-import { SHOWN_IN_STOCK } from '../filters.js';
+import type { CategoryTree } from '../filters.js';
 import { chosenRanges, type PriceRange } from './price-ranges.js';
 
 // `facets=` (CONTRACT 17): each facet counted over the rows the request matches with every
-// filter but its own (`rowsWithout`), exactly, in SQL on both backends.
+// filter but its own, exactly. The rows are the request's match set (match-set.ts), read once
+// with each row's filter columns and a flag per filter; a facet counts the rows that pass
+// every filter but its own, here, so no facet costs another pass over the postings.
 
 export const FACET_NAMES = ['category', 'price', 'in_stock', 'inventory_type'] as const;
 export type FacetName = (typeof FACET_NAMES)[number];
@@ -20,75 +20,82 @@ export interface Facets {
   inventory_type?: { simple: number; advanced: number };
 }
 
-type Rows = SelectQueryBuilder<Database, 'products', object>;
+/** A row of the match set: what the filters and the facets read. */
+export interface FacetRow {
+  id: number;
+  price: number;
+  stocked: boolean;
+  inventoryType: 'simple' | 'advanced';
+  /** the product's categories (read only when the category facet is asked for) */
+  categories?: number[];
+}
 
-export async function facetsOf(
-  db: Kysely<Database>,
-  projectId: string,
+/**
+ * The facets of `names` over `rows`; `passesWithout(row, name)` says whether a row passes every
+ * filter of the request but the facet's own.
+ */
+export function facetsOf(
+  rows: readonly FacetRow[],
   names: readonly FacetName[],
-  rowsWithout: (name: FacetName) => Rows,
-  ranges: PriceRange[] | undefined,
-): Promise<Facets> {
+  passesWithout: (row: FacetRow, name: FacetName) => boolean,
+  tree: CategoryTree | undefined,
+  given: PriceRange[] | undefined,
+): Facets {
   const facets: Facets = {};
   for (const name of names) {
-    const rows = rowsWithout(name);
-    if (name === 'category') facets.category = await categoryFacet(db, projectId, rows);
-    if (name === 'price') facets.price = await priceFacet(rows, rowsWithout(name), ranges);
-    if (name === 'in_stock') facets.in_stock = await inStockFacet(rows);
-    if (name === 'inventory_type') facets.inventory_type = await inventoryFacet(rows);
+    const kept = rows.filter((r) => passesWithout(r, name));
+    if (name === 'category') facets.category = categoryFacet(kept, tree!);
+    if (name === 'price') facets.price = priceFacet(kept, given);
+    if (name === 'in_stock') {
+      const t = kept.reduce((n, r) => n + (r.stocked ? 1 : 0), 0);
+      facets.in_stock = { true: t, false: kept.length - t };
+    }
+    if (name === 'inventory_type') {
+      const simple = kept.reduce((n, r) => n + (r.inventoryType === 'simple' ? 1 : 0), 0);
+      facets.inventory_type = { simple, advanced: kept.length - simple };
+    }
   }
   return facets;
 }
 
 /** Per category, the matches in its subtree: a product once per ancestor, however many of its categories lie below. */
-async function categoryFacet(db: Kysely<Database>, projectId: string, rows: Rows) {
-  const matched = rows.select('products.id');
-  const { rows: counted } = await sql<{ id: number; n: number }>`with recursive up(category_id, ancestor_id) as (
-      select id, id from categories where project_id = ${projectId}
-      union all
-      select up.category_id, c.parent_id from up
-      join categories c on c.project_id = ${projectId} and c.id = up.ancestor_id
-      where c.parent_id is not null)
-    select up.ancestor_id as id, count(distinct pc.product_id) as n
-    from (${matched}) m
-    join product_categories pc on pc.project_id = ${projectId} and pc.product_id = m.id
-    join up on up.category_id = pc.category_id
-    group by up.ancestor_id
-    order by up.ancestor_id`.execute(db);
-  return counted.map((r) => ({ id: Number(r.id), count: Number(r.n) }));
+function categoryFacet(rows: readonly FacetRow[], tree: CategoryTree): { id: number; count: number }[] {
+  const counts = new Map<number, number>();
+  const seen = new Set<number>();
+  for (const r of rows) {
+    seen.clear();
+    for (const c of r.categories ?? []) {
+      for (
+        let at: number | null | undefined = c;
+        at != null && tree.parents.has(at) && !seen.has(at);
+        at = tree.parents.get(at)
+      ) {
+        seen.add(at);
+        counts.set(at, (counts.get(at) ?? 0) + 1);
+      }
+    }
+  }
+  return [...counts].sort((a, b) => a[0] - b[0]).map(([id, count]) => ({ id, count }));
 }
 
-async function priceFacet(rows: Rows, again: Rows, given: PriceRange[] | undefined) {
-  const bounds = await rows
-    .select((eb) => [eb.fn.min('products.price').as('lo'), eb.fn.max('products.price').as('hi')])
-    .executeTakeFirstOrThrow();
-  const min = bounds.lo === null ? null : Number(bounds.lo);
-  const max = bounds.hi === null ? null : Number(bounds.hi);
+function priceFacet(rows: readonly FacetRow[], given: PriceRange[] | undefined): NonNullable<Facets['price']> {
+  let min: number | null = null;
+  let max: number | null = null;
+  for (const r of rows) {
+    if (min === null || r.price < min) min = r.price;
+    if (max === null || r.price > max) max = r.price;
+  }
   const ranges = given ?? (min === null || max === null ? [] : chosenRanges(min, max));
-  if (ranges.length === 0) return { min, max, ranges: [] };
-  const sums = ranges.map((r, i) => {
-    const from = r.from === null ? sql`1 = 1` : sql`products.price >= ${r.from}`;
-    const to = r.to === null ? sql`1 = 1` : sql`products.price < ${r.to}`;
-    return sql<number>`sum(case when ${from} and ${to} then 1 else 0 end)`.as(`r${i}`);
-  });
-  const counted = (await again.select(sums).executeTakeFirstOrThrow()) as Record<string, unknown>;
-  return { min, max, ranges: ranges.map((r, i) => ({ from: r.from, to: r.to, count: Number(counted[`r${i}`] ?? 0) })) };
-}
-
-async function inStockFacet(rows: Rows) {
-  const row = (await rows
-    .select([sql<number>`sum(case when ${SHOWN_IN_STOCK} then 1 else 0 end)`.as('t'), sql<number>`count(*)`.as('n')])
-    .executeTakeFirstOrThrow()) as { t: unknown; n: unknown };
-  const t = Number(row.t ?? 0);
-  return { true: t, false: Number(row.n) - t };
-}
-
-async function inventoryFacet(rows: Rows) {
-  const counted = await rows
-    .select(['products.inventory_type as type', sql<number>`count(*)`.as('n')])
-    .groupBy('products.inventory_type')
-    .execute();
-  const out = { simple: 0, advanced: 0 };
-  for (const r of counted) out[r.type] = Number(r.n);
-  return out;
+  return {
+    min,
+    max,
+    ranges: ranges.map((g) => ({
+      from: g.from,
+      to: g.to,
+      count: rows.reduce(
+        (n, r) => n + ((g.from === null || r.price >= g.from) && (g.to === null || r.price < g.to) ? 1 : 0),
+        0,
+      ),
+    })),
+  };
 }

@@ -1,17 +1,21 @@
-import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.js';
-import { descendantsOf, type ShopFilters, withShopFilters } from '../filters.js';
-import { orderColumn } from '../grouped-page.js';
-import { type ProductFilter, matching, ordered } from '../list.js';
-import { type Candidates, byRelevance, withRelevance } from './relevance.js';
-import { type FacetName, type Facets, facetsOf } from './facets.js';
+import { categoryTree, descendantsIn, type ShopFilters, withShopFilters } from '../filters.js';
+import { type ProductFilter, matching } from '../list.js';
+import type { Candidates } from './relevance.js';
+import { type FacetName, type FacetRow, type Facets, facetsOf } from './facets.js';
+import { matchPage, matchRows, withCategories } from './match-set.js';
+import { facetsInSql } from './sql-facets.js';
 import type { PriceRange } from './price-ranges.js';
 import type { OrderClause } from '../schemas.js';
 
 // A page of the products list with CONTRACT 17's parameters: `q` (its candidates found in the
-// vocabulary, relevance.ts), the filters (filters.ts) and `facets` (facets.ts), in one
-// snapshot. The matches are counted exactly and sorted in SQL; the facets count their own
-// sets. docs/PERFORMANCE.md ("Shopper search") says what this costs and why it is built so.
+// vocabulary, relevance.ts), the filters (filters.ts) and `facets`, in one snapshot. The
+// postings of `q`'s words are aggregated once per request (match-set.ts): without facets, one
+// statement gives the page and the exact total; with facets, the filters no facet leaves out
+// are applied in SQL and the rest on the rows read, from which the total, the page and every
+// facet are counted (facets.ts). Without `q` there are no postings to share: each facet is an
+// aggregate in SQL (sql-facets.ts). docs/PERFORMANCE.md ("Shopper search") says why.
 
 export interface ShopSearch {
   /** `q`'s words (the cache key's), undefined without `q` */
@@ -52,49 +56,55 @@ export async function searchPage(
   offset: number,
   perpage: number,
 ): Promise<SearchPage> {
+  const names = s.facets ?? [];
+  const tree = s.categories || names.includes('category') ? await categoryTree(db, filter.projectId) : undefined;
   const shop: ShopFilters = {
     priceMin: s.priceMin,
     priceMax: s.priceMax,
     inStock: s.inStock,
     inventoryType: s.inventoryType,
-    categoryIds: s.categories && (await descendantsOf(db, filter.projectId, s.categories)),
+    categoryIds: s.categories && descendantsIn(tree!, s.categories),
   };
-  // A word no vocabulary word comes near matches nothing: no query needed for the rows.
-  const none = s.candidates?.some((c) => c.size === 0) ?? false;
-  const rows = (without: (keyof ShopFilters)[] = []) => {
-    const kept = { ...shop };
-    for (const k of without) delete kept[k];
-    let q = withShopFilters(matching(db, filter, false), kept);
-    if (s.candidates && !none) q = withRelevance(db, q, filter.projectId, s.candidates);
-    if (none) q = q.where(sql<SqlBool>`1 = 0`);
-    return q;
+  const m = { filter, candidates: s.candidates, relevance: s.relevance, order, inSql: { ...shop } };
+  if (names.length === 0) return matchPage(db, m, offset, perpage);
+  if (!s.candidates) {
+    // No postings to share: the page in one statement, each facet one aggregate (sql-facets.ts).
+    const rowsWithout = (name: FacetName) => {
+      const kept = { ...shop };
+      for (const k of OWN_FILTER[name]) delete kept[k];
+      return withShopFilters(matching(db, filter, false), kept);
+    };
+    const page = await matchPage(db, m, offset, perpage);
+    return { ...page, facets: await facetsInSql(db, filter.projectId, names, rowsWithout, s.priceRanges) };
+  }
+  // The filters some facet leaves out are tested here, on the rows; the others in SQL.
+  const own = new Set(names.flatMap((n) => OWN_FILTER[n]));
+  for (const k of own) delete m.inSql[k];
+  const rows = await matchRows(db, m);
+  if (names.includes('category')) await withCategories(db, filter.projectId, rows);
+  const tests = rowTests(shop, own);
+  const passes = (r: FacetRow, skip?: (keyof ShopFilters)[]) =>
+    tests.every(([k, test]) => skip?.includes(k) || test(r));
+  const matched = rows.filter((r) => passes(r));
+  return {
+    ids: matched.slice(offset, offset + perpage).map((r) => r.id),
+    total: matched.length,
+    facets: facetsOf(rows, names, (r, name) => passes(r, OWN_FILTER[name]), tree, s.priceRanges),
   };
-  const counted = await rows()
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const total = Number(counted.n);
-  const ids =
-    offset >= total
-      ? []
-      : (
-          await sorted(rows().select('products.id'), s.relevance && s.candidates !== undefined, order)
-            .limit(perpage)
-            .offset(offset)
-            .execute()
-        ).map((r) => Number(r.id));
-  const facets = s.facets?.length
-    ? await facetsOf(db, filter.projectId, s.facets, (name) => rows(OWN_FILTER[name]), s.priceRanges)
-    : undefined;
-  return { ids, total, facets };
 }
 
-/** Relevance first when asked, then the order's clauses, then newest first (CONTRACT 17); else `ordered`. */
-function sorted<QB extends Parameters<typeof ordered>[0]>(q: QB, relevance: boolean, order: OrderClause[]): QB {
-  if (!relevance) return ordered(q, order.length ? order : ['date_desc']);
-  q = byRelevance(q);
-  for (const clause of order) {
-    const { column, dir } = orderColumn(clause);
-    q = q.orderBy(`products.${column}`, dir) as QB;
+/** The filters of `keys` as tests of a row, each as withShopFilters applies it in SQL. */
+function rowTests(f: ShopFilters, keys: Set<keyof ShopFilters>): [keyof ShopFilters, (r: FacetRow) => boolean][] {
+  const tests: [keyof ShopFilters, (r: FacetRow) => boolean][] = [];
+  const { priceMin, priceMax, inStock, inventoryType, categoryIds } = f;
+  if (keys.has('priceMin') && priceMin !== undefined) tests.push(['priceMin', (r) => r.price >= priceMin]);
+  if (keys.has('priceMax') && priceMax !== undefined) tests.push(['priceMax', (r) => r.price <= priceMax]);
+  if (keys.has('inStock') && inStock !== undefined) tests.push(['inStock', (r) => r.stocked === inStock]);
+  if (keys.has('inventoryType') && inventoryType !== undefined)
+    tests.push(['inventoryType', (r) => r.inventoryType === inventoryType]);
+  if (keys.has('categoryIds') && categoryIds !== undefined) {
+    const wanted = new Set(categoryIds);
+    tests.push(['categoryIds', (r) => r.categories!.some((c) => wanted.has(c))]);
   }
-  return q.orderBy('products.created_at', 'desc').orderBy('products.id', 'desc') as QB;
+  return tests;
 }
