@@ -40,7 +40,7 @@ export function productQuery(params: URLSearchParams): ProductListQuery {
 /** The order a list has without an `order` in the address: relevance with a `q`. */
 export const defaultOrder = (params: URLSearchParams): string => (params.get('q') ? 'relevance' : 'date_desc');
 
-/** A shopper-search filter is set (the CSV export does not take them). */
+/** A shopper-search filter is set (the facet counts are then asked for). */
 export const shopperFiltered = (params: URLSearchParams): boolean => SHOPPER.some((name) => params.get(name));
 
 export interface Submitted {

@@ -9,6 +9,8 @@ import type { ProductFilter } from '../resources/products/list.js';
 import { presentProduct } from '../resources/products/present.js';
 import type { OrderClause } from '../resources/products/schemas.js';
 import { walkProducts } from '../resources/products/walk.js';
+import type { ShopSearch } from '../resources/products/search/page.js';
+import { walkMatches } from '../resources/products/search/walk-matches.js';
 import { type Separator, csvRecord } from './csv-record.js';
 import type { Emit } from './snapshot-stream.js';
 
@@ -37,7 +39,7 @@ function csv<R>(rows: readonly R[], cells: (row: R) => string[], separator: Sepa
 
 export async function productsCsv(
   db: Kysely<Database>,
-  filter: ProductFilter,
+  filter: ProductFilter & { shop?: ShopSearch },
   order: OrderClause[],
   currency: string,
   emit: Emit,
@@ -45,7 +47,10 @@ export async function productsCsv(
   separator: Separator = ',',
 ): Promise<void> {
   await emit(csvRecord(PRODUCT_CSV_COLUMNS, separator));
-  for await (const { rows, categories } of walkProducts(db, filter, order, pageSize)) {
+  const pages = filter.shop
+    ? walkMatches(db, filter, filter.shop, order, pageSize)
+    : walkProducts(db, filter, order, pageSize);
+  for await (const { rows, categories } of pages) {
     const cells = (r: (typeof rows)[number]) => productCells(presentProduct(r, currency, categories.get(r.id) ?? []));
     await emit(csv(rows, cells, separator));
   }

@@ -4,6 +4,8 @@ import { ordersCsv, productsCsv } from '../../src/export/csv.js';
 import { exportProject } from '../../src/export/export.js';
 import { orderCells } from '../../src/resources/orders/csv-columns.js';
 import { PRODUCT_CSV_COLUMNS, productCells } from '../../src/resources/products/csv-columns.js';
+import { productExportOf } from '../../src/resources/products/routes.js';
+import { findCandidates } from '../../src/resources/products/search/list.js';
 import { eachBackend } from '../support/each-backend.js';
 import type { TestApp } from '../support/app.js';
 import { importApp } from '../imports/support.js';
@@ -57,7 +59,25 @@ const PRODUCT_QUERIES = [
   'search=mug&order=name_desc',
   'ids=100,101,102,103,199&order=custom_asc&fetch_hidden=true',
   'category=999',
+  // Shopper search (CONTRACT 17): the export takes the list's filters and order, relevance too.
+  'q=mug 3',
+  'q=mu&order=relevance,price_asc&fetch_hidden=true',
+  'price_min=100&price_max=200&in_stock=true',
+  'categories=1&inventory_type=simple&order=price_asc',
+  'q=m&categories=1,3',
 ];
+
+/** A products list query as its schema types it. */
+function typed(query: string): Parameters<typeof productExportOf>[1] {
+  const numbers = new Set(['category', 'price_min', 'price_max']);
+  const booleans = new Set(['fetch_hidden', 'in_stock']);
+  return Object.fromEntries(
+    [...new URLSearchParams(query)].map(([k, v]) => [
+      k,
+      numbers.has(k) ? Number(v) : booleans.has(k) ? v === 'true' : v,
+    ]),
+  );
+}
 
 const ORDER_QUERIES = [
   '',
@@ -71,6 +91,7 @@ eachBackend('exports', (backend) => {
     const shop = await shopApp(t, backend);
     for (const query of PRODUCT_QUERIES) {
       const list = await wholeList(shop, '/products/', query);
+      if (/^(q|price_min|categories)=/.test(query)) assert.ok(list.length > 0, `${query} matches some`);
       const answer = await call(shop.app, 'GET', `/v2/projects/${SHOP}/exports/products.csv?${query}`, {
         headers: bearer(shop.shopKey),
       });
@@ -86,25 +107,15 @@ eachBackend('exports', (backend) => {
       );
       assert.match(answer.text, /\r\n$/, 'RFC 4180 line ends');
       // Keyset pages of 3 rows (every boundary inside a group of ties) give the same rows.
-      const filter = new URLSearchParams(query);
-      const order = (filter.get('order') ?? 'date_desc').split(',') as never;
+      const { filter, order } = productExportOf(SHOP, typed(query));
+      const project = await shop.storage.db
+        .selectFrom('projects')
+        .selectAll()
+        .where('id', '=', SHOP)
+        .executeTakeFirstOrThrow();
+      if (filter.shop) await findCandidates(shop.storage.reads, project, filter.shop);
       const small = await collect((emit) =>
-        shop.storage.reads.longSnapshot((db) =>
-          productsCsv(
-            db,
-            {
-              projectId: SHOP,
-              includeHidden: filter.get('fetch_hidden') === 'true',
-              categoryId: filter.has('category') ? Number(filter.get('category')) : undefined,
-              search: filter.get('search') || undefined,
-              ids: filter.has('ids') ? filter.get('ids')!.split(',').map(Number) : undefined,
-            },
-            order,
-            'EUR',
-            emit,
-            3,
-          ),
-        ),
+        shop.storage.reads.longSnapshot((db) => productsCsv(db, filter, order, 'EUR', emit, 3)),
       );
       assert.equal(`\ufeff${small}`, answer.text, query);
     }

@@ -31,8 +31,8 @@ const CROSS_FIELD_RULES: Record<string, RegExp> = {
   updateProduct: /^(in_stock|stock_quantity)$/,
   updateProducts: /^products\[\d+\](\.(id|handle|in_stock|stock_quantity))?$/,
   listProducts: /^(q|order|price_min|price_max|price_ranges)$/,
-  exportProducts: /^order$/,
-  createProductsCsvLink: /^order$/,
+  exportProducts: /^(q|order|price_min|price_max)$/,
+  createProductsCsvLink: /^(q|order|price_min|price_max)$/,
 };
 
 const RUNS = Math.max(200, Math.round(Number(process.env.FUZZ_RUNS ?? 4000) / 2));

@@ -49,11 +49,9 @@ export function Products(): JSX.Element {
     const mine = edited.get(p.id);
     return mine && mine.updated_at >= p.updated_at ? mine : p;
   });
-  // The export takes the list's filters and order without its paging: every matching product.
-  // It does not take the shopper search (CONTRACT 14 names SPEC's filters), so it is offered
-  // only without it, rather than exporting more than the list shows.
-  const { search, category, fetch_hidden, order } = productQuery(params);
-  const filters = { search, category, fetch_hidden, order };
+  // The export takes the list's filters and order, the shopper search's too, without its
+  // paging: every matching product (CONTRACT 14).
+  const { page: _exportPage, perpage: _exportPerpage, ...filters } = productQuery(params);
 
   return (
     <>
@@ -83,11 +81,6 @@ export function Products(): JSX.Element {
             label="Export CSV"
             list="products"
             scope={filters.fetch_hidden ? 'products:read_hidden' : undefined}
-            unavailable={
-              shopperFiltered(params)
-                ? 'The export takes the exact-text search and the category, not these filters'
-                : undefined
-            }
             link={() => api().exports.productsLink(filters)}
           />
         </div>

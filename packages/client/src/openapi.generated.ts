@@ -2048,6 +2048,11 @@ export interface operations {
                  */
                 bom?: boolean;
                 /**
+                 * @description a comma-separated list of 1 to 100 category ids: products in any of them or of their descendants
+                 * @example 1,4
+                 */
+                categories?: string;
+                /**
                  * @description category id: products directly in it
                  * @example 1
                  */
@@ -2073,10 +2078,35 @@ export interface operations {
                  */
                 ids?: string;
                 /**
+                 * @description only products shown in stock (true) or out of stock (false)
+                 * @example true
+                 */
+                in_stock?: boolean;
+                /**
+                 * @description only products of this inventory type
+                 * @example simple
+                 */
+                inventory_type?: "simple" | "advanced";
+                /**
                  * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc; relevance (the default with q) only first and only with q
                  * @example price_asc,name_asc
                  */
                 order?: string;
+                /**
+                 * @description the highest price, inclusive, in the smallest unit
+                 * @example 5000
+                 */
+                price_max?: number;
+                /**
+                 * @description the lowest price, inclusive, in the smallest unit
+                 * @example 1000
+                 */
+                price_min?: number;
+                /**
+                 * @description words a shopper typed (at most 10): each must match a word of the name, description or SKU, ignoring case and diacritics, with typos by length (1-4 characters none, 5-8 one, 9+ two); the last word also as a prefix
+                 * @example linen shrit
+                 */
+                q?: string;
                 /**
                  * @description case-insensitive substring of name, description or SKU
                  * @example mug
@@ -2134,6 +2164,11 @@ export interface operations {
                  */
                 bom?: boolean;
                 /**
+                 * @description a comma-separated list of 1 to 100 category ids: products in any of them or of their descendants
+                 * @example 1,4
+                 */
+                categories?: string;
+                /**
                  * @description category id: products directly in it
                  * @example 1
                  */
@@ -2154,10 +2189,35 @@ export interface operations {
                  */
                 ids?: string;
                 /**
+                 * @description only products shown in stock (true) or out of stock (false)
+                 * @example true
+                 */
+                in_stock?: boolean;
+                /**
+                 * @description only products of this inventory type
+                 * @example simple
+                 */
+                inventory_type?: "simple" | "advanced";
+                /**
                  * @description one or more comma-separated clauses of name_asc, name_desc, price_asc, price_desc, date_asc, date_desc, custom_asc, custom_desc; relevance (the default with q) only first and only with q
                  * @example price_asc,name_asc
                  */
                 order?: string;
+                /**
+                 * @description the highest price, inclusive, in the smallest unit
+                 * @example 5000
+                 */
+                price_max?: number;
+                /**
+                 * @description the lowest price, inclusive, in the smallest unit
+                 * @example 1000
+                 */
+                price_min?: number;
+                /**
+                 * @description words a shopper typed (at most 10): each must match a word of the name, description or SKU, ignoring case and diacritics, with typos by length (1-4 characters none, 5-8 one, 9+ two); the last word also as a prefix
+                 * @example linen shrit
+                 */
+                q?: string;
                 /**
                  * @description case-insensitive substring of name, description or SKU
                  * @example mug

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { LINK_SECONDS, createLink, linkQuery } from '../../export/download-links.js';
 import { ProjectParams, errorResponses } from '../../http/schemas.js';
 import { requireScope } from '../../keys/scopes.js';
-import { parseOrder, productFilterOf } from '../products/routes.js';
+import { productExportOf } from '../products/routes.js';
 import { DownloadLink, EXPORT_FILES } from './schemas.js';
 
 // Download links (docs/API.md, "Exports"): `POST …/exports/<file>/link` takes the export's own
@@ -32,9 +32,7 @@ export async function exportLinkRoutes(fastify: FastifyInstance): Promise<void> 
         const projectId = request.project.id;
         // What the schema cannot say (ids past 2^53-1, order clauses), judged now as the export judges it.
         if (file === 'products.csv') {
-          const q = request.query as Parameters<typeof productFilterOf>[1] & { order?: string };
-          productFilterOf(projectId, q);
-          parseOrder(q.order);
+          productExportOf(projectId, request.query);
         }
         const bound = linkQuery(request.url);
         const { token, expiresAt } = await createLink(app.storage.db, {

@@ -8,7 +8,8 @@ import { type Emit, snapshotStream } from '../../export/snapshot-stream.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
 import { requireScope } from '../../keys/scopes.js';
 import { orderFilterOf } from '../orders/routes.js';
-import { parseOrder, productFilterOf } from '../products/routes.js';
+import { productExportOf } from '../products/routes.js';
+import { findCandidates } from '../products/search/list.js';
 import {
   ORDERS_CSV_EXAMPLE,
   OrdersExportQuery,
@@ -66,8 +67,8 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
     handler: async (request, reply) => {
       const q = request.query;
       if (q.fetch_hidden === true) requireScope(request, 'products:read_hidden');
-      const filter = productFilterOf(request.project.id, q);
-      const order = parseOrder(q.order);
+      const { filter, order } = productExportOf(request.project.id, q);
+      if (filter.shop) await findCandidates(request.reads, request.project, filter.shop);
       const { currency } = request.project;
       const { start, separator } = csvFormatOf(q);
       const body = stream(request, async (db, emit) => {

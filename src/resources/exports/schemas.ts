@@ -2,15 +2,18 @@ import { type TObject, type TProperties, Type } from 'typebox';
 import { EmptyQuery } from '../../http/schemas.js';
 import type { Scope } from '../../keys/scopes.js';
 import { OrderListQuery } from '../orders/schemas.js';
-import { ProductListQuery, SEARCH_PARAMETERS } from '../products/schemas.js';
+import { ProductListQuery } from '../products/schemas.js';
 
 // An export takes its list's filters and `order`, without paging: it answers every match.
 
-const { page: _productPage, perpage: _productPerpage, ...productListFilters } = ProductListQuery.properties;
-// Shopper search (CONTRACT 17) is the list's alone: an export answers every match of the others.
-const productFilters = Object.fromEntries(
-  Object.entries(productListFilters).filter(([name]) => !(SEARCH_PARAMETERS as string[]).includes(name)),
-) as Omit<typeof productListFilters, (typeof SEARCH_PARAMETERS)[number]>;
+const {
+  page: _productPage,
+  perpage: _productPerpage,
+  // Counts beside a page are the list's alone: an export answers every match.
+  facets: _facets,
+  price_ranges: _priceRanges,
+  ...productFilters
+} = ProductListQuery.properties;
 const { page: _orderPage, perpage: _orderPerpage, ...orderFilters } = OrderListQuery.properties;
 
 /** How a CSV is written: for a spreadsheet by default (a byte order mark, commas). */

@@ -8,6 +8,7 @@ import { tagProducts } from '../../plugins/cdn-tags.js';
 import { presentProduct } from './present.js';
 import { pageJson, productJson } from './presented.js';
 import { type ProductFilter, listProducts } from './list.js';
+import type { ShopSearch } from './search/page.js';
 import { categoryIdsOf, findProduct } from './repository.js';
 import { updateProduct } from './update.js';
 import { productBatchRoute } from './batch-route.js';
@@ -154,6 +155,17 @@ export function parseOrder(value: string | undefined): OrderClause[] {
     throw invalid('order', `must be one or more comma-separated clauses of ${ORDER_CLAUSES.join(', ')}`);
   }
   return clauses;
+}
+
+/**
+ * The export's filters and order: the list's, shopper search's included, without paging or
+ * counts (CONTRACT 14). Judged before the answer starts (400s), and by a download link's creation.
+ */
+export function productExportOf(
+  projectId: string,
+  q: Omit<ProductListQuery, 'page' | 'perpage' | 'facets' | 'price_ranges'>,
+): { filter: ProductFilter & { shop?: ShopSearch }; order: OrderClause[] } {
+  return { filter: { ...productFilterOf(projectId, q), shop: shopSearchOf(q) }, order: listOrder(q) };
 }
 
 /** The list's filters as the query gives them (the list and its export take the same). */

@@ -25,10 +25,7 @@ export async function shopList(
   counts?: CountScope,
 ): Promise<{ products: string[]; total: number; facets?: Facets }> {
   const { shop } = filter;
-  if (shop.words?.length) {
-    const vocabulary = await vocabularyOf(reads.general, shown.project);
-    shop.candidates = shop.words.map((w, i) => vocabulary.match(w, i === shop.words!.length - 1));
-  }
+  await findCandidates(reads, shown.project, shop);
   const offset = (page - 1) * perpage;
   const read = () => reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
   const kind = readsStock({
@@ -43,6 +40,13 @@ export async function shopList(
     : await read();
   const products = await presentedProducts(reads.point, shown.records, shown.project, result.ids);
   return { products, total: result.total, facets: result.facets };
+}
+
+/** Each `q` word's candidates, from the project's vocabulary as the database shows it at the request's version or later. */
+export async function findCandidates(reads: Reads, project: VocabularyScope, shop: ShopSearch): Promise<void> {
+  if (!shop.words?.length) return;
+  const vocabulary = await vocabularyOf(reads.general, project);
+  shop.candidates = shop.words.map((w, i) => vocabulary.match(w, i === shop.words!.length - 1));
 }
 
 /** Everything that decides the page: the filter, the order and the page's bounds. */

@@ -34,6 +34,13 @@ export async function matchRows(db: Kysely<Database>, m: MatchQuery): Promise<Fa
   return rows.map(toRow);
 }
 
+/** The ids of the match set, in order (the export's walk: walk-matches.ts). */
+export async function matchIds(db: Kysely<Database>, m: MatchQuery): Promise<number[]> {
+  if (m.candidates?.some((c) => c.size === 0)) return [];
+  const rows = (await query(db, m).execute()) as Read[];
+  return rows.map((r) => Number(r.id));
+}
+
 /** One page of the match set and the set's exact total, in one statement (the count a window over the same rows). */
 export async function matchPage(
   db: Kysely<Database>,
