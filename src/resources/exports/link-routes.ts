@@ -37,7 +37,7 @@ export async function exportLinkRoutes(fastify: FastifyInstance): Promise<void> 
           parseOrder(q.order);
         }
         const bound = linkQuery(request.url);
-        const { token, expiresAt } = await createLink(app.storage.db, {
+        const { token, expiresAt } = await createLink(app.storage, {
           projectId,
           keyId: request.apiKeyId!,
           file,

@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { boundByProgress } from '../../http/progress-bounded-bodies.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
 import { type ImportFormat, type Spooled, checkDeclaredLength, removeSpool, spool } from '../../imports/spool.js';
 import { headerProblems } from '../products/csv-columns.js';
 import { readCsvHeader } from '../../import/csv.js';
@@ -76,47 +77,16 @@ function locationOf(projectId: string, id: number): string {
 
 export async function importRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  await uploadRoute(app);
+  jobRoutes(app);
+}
+
+/** The upload, in a scope of its own: its body parsers stream to disk. */
+async function uploadRoute(app: TypedApp): Promise<void> {
   const host = hostname();
 
-  // The upload, in a scope of its own: its body parsers stream to disk.
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(MEDIA_TYPES, (request, payload, done) => {
-      const type = request.headers['content-type'] ?? '';
-      const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
-      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
-      const format = formatOf(type);
-      const { maxBytes, spoolDir, idleTimeoutMs } = app.imports;
-      try {
-        checkDeclaredLength(request.headers['content-length'], maxBytes);
-      } catch (e) {
-        return done(e as Error, undefined);
-      }
-      // However long the file takes to arrive, as long as it keeps arriving.
-      const release = boundByProgress(request.raw);
-      const received = spool(payload, format, { dir: spoolDir, maxBytes, idleMs: idleTimeoutMs });
-      received.then(release, release);
-      const query = request.query as Record<string, unknown>;
-      const spooled = received.then(async (spooled) => {
-        if (format !== 'csv') return spooled;
-        try {
-          await checkCsvHeader(spooled.path, query.mode === 'replace');
-        } catch (e) {
-          await removeSpool(spooled.path);
-          throw e;
-        }
-        return spooled;
-      });
-      spooled.then((spooled) => {
-        uploads.set(request, { ...spooled, taken: false });
-        // What the Idempotency-Key compares (src/plugins/idempotency.ts): the same bytes
-        // sent again, as the same kind of import, are the same request.
-        const { dry_run, mode } = query;
-        done(null, { format, bytes: spooled.bytes, sha256: spooled.sha256, dry_run: dry_run === 'true', mode });
-      }, done);
-    });
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
-
+    spoolingParsers(scope);
     const upload = scope.withTypeProvider<TypeBoxTypeProvider>();
     upload.post('/imports/', {
       config: write,
@@ -135,29 +105,8 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
           ...errorResponses(400, 401, 403, 404, 408, 409, 413, 415),
         },
       },
-      onSend: (request, reply, payload, done) => {
-        // A replayed answer (Idempotency-Key) was stored without its Location.
-        if (reply.getHeader('idempotent-replayed') && !reply.hasHeader('location') && typeof payload === 'string') {
-          try {
-            const id = (JSON.parse(payload) as { id?: unknown }).id;
-            if (typeof id === 'number') reply.header('location', locationOf(request.project.id, id));
-          } catch {
-            // not an Import: nothing to add
-          }
-        }
-        done(null, payload);
-      },
-      onResponse: (request, _reply, done) => {
-        const spooled = uploads.get(request);
-        if (!spooled || spooled.taken) return done();
-        removeSpool(spooled.path).then(
-          () => done(),
-          (err: unknown) => {
-            request.log.warn({ err }, 'could not remove an unused import spool file');
-            done();
-          },
-        );
-      },
+      onSend: locationOnReplay,
+      onResponse: removeUnusedSpool,
       handler: async (request, reply) => {
         const spooled = uploads.get(request);
         if (!spooled) throw unsupported();
@@ -193,7 +142,10 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       },
     });
   });
+}
 
+/** The jobs: listed, one read, one canceled. */
+function jobRoutes(app: TypedApp): void {
   app.get('/imports/', {
     config: write,
     schema: {
@@ -261,3 +213,69 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
     },
   });
 }
+
+/** The upload scope's body parsers: the file streamed to a spool file, a CSV's header checked. */
+function spoolingParsers(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(MEDIA_TYPES, (request, payload, done) => {
+    const type = request.headers['content-type'] ?? '';
+    const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
+    const format = formatOf(type);
+    const { maxBytes, spoolDir, idleTimeoutMs } = scope.imports;
+    try {
+      checkDeclaredLength(request.headers['content-length'], maxBytes);
+    } catch (e) {
+      return done(e as Error, undefined);
+    }
+    // However long the file takes to arrive, as long as it keeps arriving.
+    const release = boundByProgress(request.raw);
+    const received = spool(payload, format, { dir: spoolDir, maxBytes, idleMs: idleTimeoutMs });
+    received.then(release, release);
+    const query = request.query as Record<string, unknown>;
+    const spooled = received.then(async (spooled) => {
+      if (format !== 'csv') return spooled;
+      try {
+        await checkCsvHeader(spooled.path, query.mode === 'replace');
+      } catch (e) {
+        await removeSpool(spooled.path);
+        throw e;
+      }
+      return spooled;
+    });
+    spooled.then((spooled) => {
+      uploads.set(request, { ...spooled, taken: false });
+      // What the Idempotency-Key compares (src/plugins/idempotency.ts): the same bytes
+      // sent again, as the same kind of import, are the same request.
+      const { dry_run, mode } = query;
+      done(null, { format, bytes: spooled.bytes, sha256: spooled.sha256, dry_run: dry_run === 'true', mode });
+    }, done);
+  });
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
+}
+
+/** A replayed answer (Idempotency-Key) was stored without its Location: it gets it again. */
+const locationOnReplay: onSendHookHandler<unknown> = (request, reply, payload, done) => {
+  if (reply.getHeader('idempotent-replayed') && !reply.hasHeader('location') && typeof payload === 'string') {
+    try {
+      const id = (JSON.parse(payload) as { id?: unknown }).id;
+      if (typeof id === 'number') reply.header('location', locationOf(request.project.id, id));
+    } catch {
+      // not an Import: nothing to add
+    }
+  }
+  done(null, payload);
+};
+
+/** An upload no job took (refused, or the answer went out without one): its spool file goes. */
+const removeUnusedSpool: onResponseHookHandler = (request, _reply, done) => {
+  const spooled = uploads.get(request);
+  if (!spooled || spooled.taken) return done();
+  removeSpool(spooled.path).then(
+    () => done(),
+    (err: unknown) => {
+      request.log.warn({ err }, 'could not remove an unused import spool file');
+      done();
+    },
+  );
+};
