@@ -16,7 +16,7 @@ import {
   OrdersExportQuery,
   PRODUCTS_CSV_EXAMPLE,
   PROJECT_NDJSON_EXAMPLE,
-  READ_SCOPES,
+  EXPORT_FILES,
   ProductsExportQuery,
   fileAnswer,
   withDownloadToken,
@@ -63,6 +63,15 @@ function csvAnswer(
   return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-${file.name}`, body);
 }
 
+/**
+ * An export's GET: its path and what its key needs, as EXPORT_FILES (schemas.ts) lists them
+ * once for the GET and its download link alike.
+ */
+function served(file: string) {
+  const { scope } = EXPORT_FILES.find((f) => f.file === file)!;
+  return { path: `/exports/${file}`, config: { auth: 'key', scope, download: file } as const };
+}
+
 /** What every export's GET declares besides its own words: its query with a download token, and its file. */
 function exportSchema<T extends TProperties>(query: TObject<T>, file: ReturnType<typeof fileAnswer>) {
   return {
@@ -77,8 +86,9 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const maxMs = (options.maxSeconds ?? DEFAULT_EXPORT_MAX_SECONDS) * 1000;
 
-  app.get('/exports/products.csv', {
-    config: { auth: 'key', scope: null, download: 'products.csv' },
+  const products = served('products.csv');
+  app.get(products.path, {
+    config: products.config,
     schema: {
       operationId: 'exportProducts',
       summary: 'Export products as CSV',
@@ -92,14 +102,15 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
       const filter = productFilterOf(request.project.id, q);
       const order = parseOrder(q.order);
       const { currency } = request.project;
-      return csvAnswer(request, reply, maxMs, { name: 'products.csv', query: q }, (db, emit, separator) =>
+      return csvAnswer(request, reply, maxMs, { name: products.config.download, query: q }, (db, emit, separator) =>
         productsCsv(db, filter, order, currency, emit, undefined, separator),
       );
     },
   });
 
-  app.get('/exports/orders.csv', {
-    config: { auth: 'key', scope: 'orders:read', download: 'orders.csv' },
+  const orders = served('orders.csv');
+  app.get(orders.path, {
+    config: orders.config,
     schema: {
       operationId: 'exportOrders',
       summary: 'Export orders as CSV',
@@ -109,14 +120,19 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
     },
     handler: async (request, reply) => {
       const filter = orderFilterOf(request.project.id, request.query);
-      return csvAnswer(request, reply, maxMs, { name: 'orders.csv', query: request.query }, (db, emit, separator) =>
-        ordersCsv(db, filter, emit, undefined, separator),
+      return csvAnswer(
+        request,
+        reply,
+        maxMs,
+        { name: orders.config.download, query: request.query },
+        (db, emit, separator) => ordersCsv(db, filter, emit, undefined, separator),
       );
     },
   });
 
-  app.get('/exports/project.ndjson', {
-    config: { auth: 'key', scope: READ_SCOPES, download: 'project.ndjson' },
+  const project = served('project.ndjson');
+  app.get(project.path, {
+    config: project.config,
     schema: {
       operationId: 'exportProject',
       summary: 'Export the whole project as NDJSON',

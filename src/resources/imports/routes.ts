@@ -29,6 +29,8 @@ import {
 
 const write = { auth: 'key', scope: 'imports:write' } as const;
 const tags = ['imports'];
+/** What the routes of one import share: its id in the path, and no query. */
+const ofOneImport = { tags, params: ImportParams, querystring: EmptyQuery };
 const MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'];
 /** beyond a `Prefer: wait`, time to write the answer before the socket counts as idle */
 const WAIT_SLACK_MS = 5_000;
@@ -169,9 +171,7 @@ function jobRoutes(app: TypedApp): void {
       operationId: 'getImport',
       summary: 'Get an import',
       description: 'Its status and progress; once it ended, its counts or its errors by place.',
-      tags,
-      params: ImportParams,
-      querystring: EmptyQuery,
+      ...ofOneImport,
       response: { 200: ImportRef, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
@@ -189,9 +189,7 @@ function jobRoutes(app: TypedApp): void {
       summary: 'Cancel an import',
       description:
         'A queued or running import stops and nothing of it is written: 200 with the canceled Import (202 while the process running it has not yet stopped it). An import that already ended is 409. Takes no body.',
-      tags,
-      params: ImportParams,
-      querystring: EmptyQuery,
+      ...ofOneImport,
       response: {
         200: ImportRef,
         202: { $ref: 'Import', description: 'Accepted: the process running it stops it shortly' },
