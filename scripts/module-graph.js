@@ -10,13 +10,15 @@ import { dirname, join, relative, resolve } from 'node:path';
 const LAYERS = [
   ['core'],
   ['db', 'db/migrations', 'http'],
-  ['cache', 'changes', 'keys', 'writes', 'webhooks'],
+  ['backups', 'cache', 'changes', 'keys', 'writes', 'webhooks'],
   ['resources', 'resources/*'],
   ['import', 'export', 'generate', 'imports', 'demo'],
   ['plugins', 'openapi', 'client'],
   ['app', 'cli'],
 ];
-const CORE = new Set(['config.ts', 'config-shape.ts', 'config-values.ts', 'errors.ts', 'version.ts']);
+// Every config-*.ts file is core too: config.ts is split by subject, not by layer.
+const CORE = new Set(['config.ts', 'errors.ts', 'version.ts']);
+const isCore = (name) => CORE.has(name) || /^config-[a-z-]+\.ts$/.test(name);
 
 const root = resolve(process.argv[1], '../../src');
 
@@ -30,7 +32,7 @@ function files(dir) {
 
 function moduleOf(file) {
   const dir = relative(root, dirname(file));
-  if (dir === '') return CORE.has(relative(root, file)) ? 'core' : 'app';
+  if (dir === '') return isCore(relative(root, file)) ? 'core' : 'app';
   return dir.replaceAll('\\', '/');
 }
 

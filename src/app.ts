@@ -101,7 +101,6 @@ export interface AppOptions {
 
 /** The whole HTTP API as a Fastify instance, not yet listening (tests use app.inject). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { storage } = options;
   const caches = { ...DEFAULT_CACHES, ...options.caches };
   const pretty = options.logFormat === 'pretty' && Boolean(options.logger);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -114,9 +113,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   );
 
-  // The request pipeline, in boot order (docs/ARCHITECTURE.md, "The request pipeline"). Hooks of one kind
-  // run in the order they are registered here; each plugin names the ones it needs in its
-  // `dependencies`, so that Fastify refuses to start when this order breaks them.
+  await registerPipeline(app, options, caches, limits);
+  await registerRoutes(app, options);
+  await app.register(methodNotAllowed);
+  return app;
+}
+
+/**
+ * The request pipeline, in boot order (docs/ARCHITECTURE.md, "The request pipeline"). Hooks
+ * of one kind run in the order they are registered here; each plugin names the ones it needs
+ * in its `dependencies`, so that Fastify refuses to start when this order breaks them.
+ */
+async function registerPipeline(
+  app: FastifyInstance,
+  options: AppOptions,
+  caches: CacheConfig,
+  limits: LimitsConfig,
+): Promise<void> {
+  const { storage } = options;
   await app.register(storagePlugin, { storage, caches });
   await app.register(cors);
   await app.register(errorHandler);
@@ -142,9 +156,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(answerCache, { caches });
   await app.register(httpCaching, { cdnMaxAge: options.cdnMaxAge });
   await app.register(strictInput);
+}
 
-  // The routes. Those added from here on get a 405 for the methods their path lacks, and
-  // are in the OpenAPI document (collected as they are added).
+/**
+ * The routes. Those added from here on get a 405 for the methods their path lacks, and are
+ * in the OpenAPI document (collected as they are added).
+ */
+async function registerRoutes(app: FastifyInstance, options: AppOptions): Promise<void> {
   for (const schema of [
     ErrorBody,
     Product,
@@ -183,6 +201,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: PROJECT_ROUTES },
   );
-  await app.register(methodNotAllowed);
-  return app;
 }

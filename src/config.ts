@@ -55,51 +55,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     changesRetentionDays: overrides.changesRetentionDays ?? parseRetentionDays(env.CHANGES_RETENTION_DAYS),
     noColor: overrides.noColor ?? Boolean(env.NO_COLOR),
     adminKeyHashes: overrides.adminKeyHashes ?? parseAdminKeyHashes(env.STOREFRONT_ADMIN_KEYS),
-    rateLimit: overrides.rateLimit ?? {
-      enabled: parseSwitch('RATE_LIMIT', env.RATE_LIMIT, true),
-      addressMax: parseCount('RATE_LIMIT_ADDRESS_MAX', env.RATE_LIMIT_ADDRESS_MAX, DEFAULT_RATE_LIMIT.addressMax),
-      keyMax: parseCount('RATE_LIMIT_KEY_MAX', env.RATE_LIMIT_KEY_MAX, DEFAULT_RATE_LIMIT.keyMax),
-      windowMs: parseCount('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS, DEFAULT_RATE_LIMIT.windowMs),
-      redisUrl: env.REDIS_URL || undefined,
-    },
-    limits: overrides.limits ?? {
-      requestTimeoutMs: parseCount('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_LIMITS.requestTimeoutMs),
-      uploadIdleTimeoutMs: parseCount(
-        'UPLOAD_IDLE_TIMEOUT_MS',
-        env.UPLOAD_IDLE_TIMEOUT_MS,
-        DEFAULT_LIMITS.uploadIdleTimeoutMs,
-      ),
-      headersTimeoutMs: parseCount('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_LIMITS.headersTimeoutMs),
-      keepAliveTimeoutMs: parseCount(
-        'KEEP_ALIVE_TIMEOUT_MS',
-        env.KEEP_ALIVE_TIMEOUT_MS,
-        DEFAULT_LIMITS.keepAliveTimeoutMs,
-      ),
-      maxHeaderBytes: parseCount('MAX_HEADER_BYTES', env.MAX_HEADER_BYTES, DEFAULT_LIMITS.maxHeaderBytes),
-      shutdownTimeoutMs: parseCount('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, DEFAULT_LIMITS.shutdownTimeoutMs),
-    },
-    caches: overrides.caches ?? {
-      answers: parseSwitch('STOREFRONT_ANSWER_CACHE', env.STOREFRONT_ANSWER_CACHE, DEFAULT_CACHES.answers),
-      answerBytes: parseCount(
-        'STOREFRONT_ANSWER_CACHE_BYTES',
-        env.STOREFRONT_ANSWER_CACHE_BYTES,
-        DEFAULT_CACHES.answerBytes,
-      ),
-      counts: parseSwitch('STOREFRONT_COUNT_CACHE', env.STOREFRONT_COUNT_CACHE, DEFAULT_CACHES.counts),
-      countEntries: parseCount(
-        'STOREFRONT_COUNT_CACHE_ENTRIES',
-        env.STOREFRONT_COUNT_CACHE_ENTRIES,
-        DEFAULT_CACHES.countEntries,
-      ),
-      records: parseSwitch('STOREFRONT_RECORD_CACHE', env.STOREFRONT_RECORD_CACHE, DEFAULT_CACHES.records),
-      recordBytes: parseCount(
-        'STOREFRONT_RECORD_CACHE_BYTES',
-        env.STOREFRONT_RECORD_CACHE_BYTES,
-        DEFAULT_CACHES.recordBytes,
-      ),
-      brokenRecordVersions: env.STOREFRONT_BROKEN_RECORD_VERSIONS === '1',
-      brokenAnswerReuse: env.STOREFRONT_BROKEN_ANSWER_REUSE === '1',
-    },
+    rateLimit: overrides.rateLimit ?? loadRateLimit(env),
+    limits: overrides.limits ?? loadLimits(env),
+    caches: overrides.caches ?? loadCaches(env),
     imports: overrides.imports ?? {
       maxBytes: parseCount('IMPORT_MAX_BYTES', env.IMPORT_MAX_BYTES, DEFAULT_IMPORTS.maxBytes),
       spoolDir: env.IMPORT_SPOOL_DIR || DEFAULT_IMPORTS.spoolDir,
@@ -121,6 +79,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   config.caches = Object.freeze({ ...config.caches });
   config.imports = Object.freeze({ ...config.imports });
   return Object.freeze(config);
+}
+
+/** RATE_LIMIT*, REDIS_URL: the request budgets (src/plugins/rate-limit.ts). */
+function loadRateLimit(env: NodeJS.ProcessEnv): Config['rateLimit'] {
+  return {
+    enabled: switchOf(env, 'RATE_LIMIT', true),
+    addressMax: countOf(env, 'RATE_LIMIT_ADDRESS_MAX', DEFAULT_RATE_LIMIT.addressMax),
+    keyMax: countOf(env, 'RATE_LIMIT_KEY_MAX', DEFAULT_RATE_LIMIT.keyMax),
+    windowMs: countOf(env, 'RATE_LIMIT_WINDOW_MS', DEFAULT_RATE_LIMIT.windowMs),
+    redisUrl: env.REDIS_URL || undefined,
+  };
+}
+
+/** The server's timeouts and header size. */
+function loadLimits(env: NodeJS.ProcessEnv): Config['limits'] {
+  return {
+    requestTimeoutMs: countOf(env, 'REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
+    uploadIdleTimeoutMs: countOf(env, 'UPLOAD_IDLE_TIMEOUT_MS', DEFAULT_LIMITS.uploadIdleTimeoutMs),
+    headersTimeoutMs: countOf(env, 'HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
+    keepAliveTimeoutMs: countOf(env, 'KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
+    maxHeaderBytes: countOf(env, 'MAX_HEADER_BYTES', DEFAULT_LIMITS.maxHeaderBytes),
+    shutdownTimeoutMs: countOf(env, 'SHUTDOWN_TIMEOUT_MS', DEFAULT_LIMITS.shutdownTimeoutMs),
+  };
+}
+
+/** STOREFRONT_*_CACHE*: the answer, count and record caches. */
+function loadCaches(env: NodeJS.ProcessEnv): Config['caches'] {
+  return {
+    answers: switchOf(env, 'STOREFRONT_ANSWER_CACHE', DEFAULT_CACHES.answers),
+    answerBytes: countOf(env, 'STOREFRONT_ANSWER_CACHE_BYTES', DEFAULT_CACHES.answerBytes),
+    counts: switchOf(env, 'STOREFRONT_COUNT_CACHE', DEFAULT_CACHES.counts),
+    countEntries: countOf(env, 'STOREFRONT_COUNT_CACHE_ENTRIES', DEFAULT_CACHES.countEntries),
+    records: switchOf(env, 'STOREFRONT_RECORD_CACHE', DEFAULT_CACHES.records),
+    recordBytes: countOf(env, 'STOREFRONT_RECORD_CACHE_BYTES', DEFAULT_CACHES.recordBytes),
+    brokenRecordVersions: env.STOREFRONT_BROKEN_RECORD_VERSIONS === '1',
+    brokenAnswerReuse: env.STOREFRONT_BROKEN_ANSWER_REUSE === '1',
+  };
+}
+
+/** A count setting of the environment, its variable named once (a bad value fails at start-up). */
+function countOf(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  return parseCount(name, env[name], fallback);
+}
+
+/** An on/off setting of the environment, its variable named once. */
+function switchOf(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  return parseSwitch(name, env[name], fallback);
 }
 
 export const DEFAULT_CHANGES_RETENTION_DAYS = 30;

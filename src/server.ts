@@ -73,29 +73,8 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   });
   await app.listen({ port: config.port, host: config.host });
   backups?.start(app.log);
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost =
-    config.host === '0.0.0.0' || config.host === '::'
-      ? '127.0.0.1'
-      : config.host.includes(':')
-        ? `[${config.host}]`
-        : config.host;
-  const url = `http://${shownHost}:${port}`;
-  if (demo) {
-    const base = `${url}/v2/projects/${demo.projectId}`;
-    out.write(
-      [
-        '',
-        `Loaded the demo project "${demo.projectId}" into ${storage.describe}.`,
-        `API key for "${demo.projectId}" (shown only now): ${demo.key}`,
-        'Try:',
-        `  curl '${base}/products/?perpage=3&order=price_asc'`,
-        `  curl -H 'Authorization: Bearer ${demo.key}' '${base}/orders/?perpage=3'`,
-        '',
-      ].join('\n') + '\n',
-    );
-  }
+  const url = listeningUrl(app, config);
+  if (demo) out.write(demoBanner(url, storage.describe, demo));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -105,6 +84,35 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
       await storage.close();
     })());
   return { app, storage, url, close, shutdownTimeoutMs: config.limits.shutdownTimeoutMs };
+}
+
+/** Where the server listens, as a client on this machine reaches it. */
+function listeningUrl(app: FastifyInstance, config: Config): string {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost =
+    config.host === '0.0.0.0' || config.host === '::'
+      ? '127.0.0.1'
+      : config.host.includes(':')
+        ? `[${config.host}]`
+        : config.host;
+  return `http://${shownHost}:${port}`;
+}
+
+/** The lines a fresh start prints once it loaded the demo project: its key, shown only now. */
+function demoBanner(url: string, describe: string, demo: { projectId: string; key: string }): string {
+  const base = `${url}/v2/projects/${demo.projectId}`;
+  return (
+    [
+      '',
+      `Loaded the demo project "${demo.projectId}" into ${describe}.`,
+      `API key for "${demo.projectId}" (shown only now): ${demo.key}`,
+      'Try:',
+      `  curl '${base}/products/?perpage=3&order=price_asc'`,
+      `  curl -H 'Authorization: Bearer ${demo.key}' '${base}/orders/?perpage=3'`,
+      '',
+    ].join('\n') + '\n'
+  );
 }
 
 /**

@@ -3,20 +3,10 @@ import { useEffect } from 'preact/hooks';
 import { NeedsScope } from './parts/action.js';
 import { Icon } from './parts/icons.js';
 import { Link } from './parts/link.js';
-import { SCREENS, screenOf } from './nav.js';
+import { type Screen as NavScreen, SCREENS, screenOf } from './nav.js';
 import { href, place } from './router.js';
 import { can, session, signOut } from './session.js';
-import { Categories } from './screens/categories.js';
-import { Home } from './screens/home.js';
-import { Imports } from './screens/imports.js';
-import { OrderDetail } from './screens/order-detail.js';
-import { Orders } from './screens/orders.js';
-import { Plans } from './screens/plans.js';
-import { Products } from './screens/products.js';
-import { Keys } from './screens/keys.js';
 import { SignIn } from './screens/sign-in.js';
-import { Users } from './screens/users.js';
-import { Webhooks } from './screens/webhooks.js';
 
 // The shell: the menu, who is signed in, and the screen of the address.
 
@@ -68,34 +58,16 @@ export function App(): JSX.Element {
             <NeedsScope scope={screen.scope} />
           </>
         ) : (
-          <Screen path={path} />
+          <Screen screen={screen} path={path} />
         )}
       </main>
     </div>
   );
 }
 
-function Screen({ path }: { path: string }): JSX.Element {
-  const order = /^\/orders\/(\d+)$/.exec(path);
-  if (order) return <OrderDetail id={Number(order[1])} />;
-  switch (screenOf(path)?.path) {
-    case '/orders':
-      return <Orders />;
-    case '/products':
-      return <Products />;
-    case '/categories':
-      return <Categories />;
-    case '/plans':
-      return <Plans />;
-    case '/users':
-      return <Users />;
-    case '/keys':
-      return <Keys />;
-    case '/webhooks':
-      return <Webhooks />;
-    case '/imports':
-      return <Imports />;
-    default:
-      return <Home />;
-  }
+/** The screen of the path (nav.ts), or the record page under it (`/orders/12`). */
+function Screen({ screen, path }: { screen: NavScreen; path: string }): JSX.Element {
+  const id = /^\/[a-z]+\/(\d+)$/.exec(path);
+  if (id && screen.detail) return <screen.detail id={Number(id[1])} />;
+  return <screen.view />;
 }

@@ -27,3 +27,13 @@ export function field(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
 }
+
+/**
+ * A submitted form, handled by the screen instead of the browser: its fields, and the form
+ * element (to reset once the action succeeded).
+ */
+export function submitted(event: SubmitEvent): { form: FormData; element: HTMLFormElement } {
+  event.preventDefault();
+  const element = event.currentTarget as HTMLFormElement;
+  return { form: new FormData(element), element };
+}

@@ -1,6 +1,10 @@
 // What the change log records: which record changed, and whether it now exists.
 
-/** A record's type as the feed names it (each resource descriptor's `type`). */
+/**
+ * The record types, as the feed, NDJSON and messages name them, in the order of an import
+ * document: the one list. Each has its resource (src/resources/registry.ts, which fails to
+ * compile without it), whose descriptor's `type` it is.
+ */
 export const CHANGE_TYPES = ['category', 'product', 'plan', 'user', 'order'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 

@@ -7,19 +7,11 @@ import { CliError, databaseUrl, parse } from './context.js';
 // None of them migrates the database they read: a backup copies what is there.
 
 export async function backup(args: string[]): Promise<void> {
-  const { values, positionals } = parse(
-    'backup',
-    args,
-    { verify: { type: 'boolean', help: 'then open the copy, check its integrity and print its record counts' } },
-    ['file'],
-  );
-  const [file] = positionals;
-  const url = databaseUrl(values);
-  const started = Date.now();
-  await failingClearly('backup', () => backupDatabase(url, file));
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const verify = 'then open the copy, check its integrity and print its record counts';
+  const { file, url, flag } = fileAndDatabase('backup', args, { verify });
+  const { seconds } = await timed('backup', () => backupDatabase(url, file));
   process.stdout.write(`backed up ${redact(url)} to ${file}: ${mebibytes(statSync(file).size)} in ${seconds} s\n`);
-  if (values.verify) await verifyAndPrint('backup', file);
+  if (flag) await verifyAndPrint('backup', file);
 }
 
 export async function verifyBackupCommand(args: string[]): Promise<void> {
@@ -28,18 +20,28 @@ export async function verifyBackupCommand(args: string[]): Promise<void> {
 }
 
 export async function restore(args: string[]): Promise<void> {
-  const { values, positionals } = parse(
-    'restore',
-    args,
-    { force: { type: 'boolean', help: 'replace a database that is not empty (everything in it is lost)' } },
-    ['file'],
-  );
-  const [file] = positionals;
-  const url = databaseUrl(values);
-  const started = Date.now();
-  const counts = await failingClearly('restore', () => restoreBackup(file, url, values.force === true));
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const force = 'replace a database that is not empty (everything in it is lost)';
+  const { file, url, flag } = fileAndDatabase('restore', args, { force });
+  const { value: counts, seconds } = await timed('restore', () => restoreBackup(file, url, flag));
   process.stdout.write(`restored ${file} into ${redact(url)} in ${seconds} s\n${countLines(counts)}`);
+}
+
+/** backup and restore: a file, the database (--database or DATABASE_URL) and one switch. */
+function fileAndDatabase(
+  command: string,
+  args: string[],
+  switchHelp: Record<string, string>,
+): { file: string; url: string; flag: boolean } {
+  const [[name, help]] = Object.entries(switchHelp);
+  const { values, positionals } = parse(command, args, { [name]: { type: 'boolean', help } }, ['file']);
+  return { file: positionals[0], url: databaseUrl(values), flag: values[name] === true };
+}
+
+/** The work, with its time in seconds as printed; a BackupError says which command failed. */
+async function timed<T>(command: string, work: () => Promise<T>): Promise<{ value: T; seconds: string }> {
+  const started = Date.now();
+  const value = await failingClearly(command, work);
+  return { value, seconds: ((Date.now() - started) / 1000).toFixed(1) };
 }
 
 async function verifyAndPrint(command: string, file: string): Promise<void> {

@@ -1,6 +1,27 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.js';
 
+/** The tables whose rows are keyed by (project_id, id). */
+type ProjectTable = {
+  [T in keyof Database]: Database[T] extends { project_id: unknown; id: unknown } ? T : never;
+}[keyof Database];
+
+/** One row of a project's table by its id (a record, a key, an import job), if there is one. */
+export async function rowById<T extends ProjectTable>(
+  db: Kysely<Database>,
+  table: T,
+  projectId: string,
+  id: number,
+): Promise<Selectable<Database[T]> | undefined> {
+  const row = await db
+    .selectFrom(table as 'orders')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row as Selectable<Database[T]> | undefined;
+}
+
 /**
  * The ids of the next `limit` rows of a project's table (keyed by project_id, id), those above
  * `after`, ascending: how the export walks a table of any size in bounded memory, on the

@@ -62,9 +62,6 @@ const WORDS = [
 
 /** The demo project's records; `now` (unix seconds) dates its orders. */
 export function demoDocument(now = Math.floor(Date.now() / 1000)) {
-  const rnd = random(42);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
-
   const categories: CategoryRecord[] = CATEGORIES.map(([id, handle, name, parent_id]) => ({
     id,
     handle,
@@ -73,7 +70,17 @@ export function demoDocument(now = Math.floor(Date.now() / 1000)) {
     created_at: BASE_TIME,
     updated_at: BASE_TIME,
   }));
+  const products = demoProducts();
+  const plans = demoPlans();
+  const users = demoUsers(plans);
+  const orders = demoOrders(users, products, now);
+  return { project: DEMO_PROJECT, categories, products, plans, users, orders };
+}
 
+/** 50 products in the leaf categories, named and priced by a seeded random: the same every time. */
+function demoProducts(): ProductRecord[] {
+  const rnd = random(42);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
   const products: ProductRecord[] = [];
   const leafIds = Object.keys(NOUNS).map(Number);
   for (let id = 1; products.length < 50; id++) {
@@ -101,8 +108,12 @@ export function demoDocument(now = Math.floor(Date.now() / 1000)) {
       updated_at: created_at,
     });
   }
+  return products;
+}
 
-  const plans: PlanRecord[] = [
+/** Three plans: two active (one with a trial), one no longer offered. */
+function demoPlans(): PlanRecord[] {
+  return [
     {
       id: 1,
       name: 'Starter',
@@ -137,7 +148,10 @@ export function demoDocument(now = Math.floor(Date.now() / 1000)) {
       updated_at: BASE_TIME,
     },
   ];
+}
 
+/** 20 users; the even ones subscribe, through every subscription status. */
+function demoUsers(plans: PlanRecord[]): UserRecord[] {
   const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Katherine', 'Linus', 'Margaret', 'Ken'];
   const LAST = [
     'Lovelace',
@@ -152,7 +166,7 @@ export function demoDocument(now = Math.floor(Date.now() / 1000)) {
     'Thompson',
   ];
   const SUB_STATUSES = ['active', 'trialing', 'past_due', 'canceled'] as const;
-  const users: UserRecord[] = Array.from({ length: 20 }, (_, i) => {
+  return Array.from({ length: 20 }, (_, i) => {
     const id = i + 1;
     const name = `${FIRST[i % 10]} ${LAST[(i * 3) % 10]}`;
     const created_at = BASE_TIME + id * 86400;
@@ -180,8 +194,11 @@ export function demoDocument(now = Math.floor(Date.now() / 1000)) {
           : [],
     };
   });
+}
 
-  const orders: OrderRecord[] = Array.from({ length: 30 }, (_, i) => {
+/** 30 orders of the users, one every 13 hours up to `now`. */
+function demoOrders(users: UserRecord[], products: ProductRecord[], now: number): OrderRecord[] {
+  return Array.from({ length: 30 }, (_, i) => {
     const id = 1001 + i;
     const user = users[i % users.length];
     const lines = 1 + (i % 3);
@@ -205,6 +222,4 @@ export function demoDocument(now = Math.floor(Date.now() / 1000)) {
       updated_at: created_at,
     };
   });
-
-  return { project: DEMO_PROJECT, categories, products, plans, users, orders };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { hashKey } from '../keys/token.js';
 
@@ -33,9 +34,10 @@ export function linkQuery(url: string): string {
 
 /** Makes a link for `keyId`; answers its token (shown this once) and when it stops working. */
 export async function createLink(
-  db: Kysely<Database>,
+  storage: Pick<Storage, 'db'>,
   target: LinkTarget & { keyId: number; now: number },
 ): Promise<{ token: string; expiresAt: number }> {
+  const { db } = storage;
   const token = `${TOKEN_PREFIX}${randomBytes(24).toString('base64url')}`;
   const expiresAt = target.now + LINK_SECONDS;
   // Links are few and short-lived: each new one sweeps away the expired ones.

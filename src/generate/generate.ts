@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Storage } from '../db/connect.js';
 import type { Database } from '../db/schema.js';
 import { ensureProject } from '../writes/project.js';
-import { writeProject } from '../writes/write-project.js';
+import { type WriteContext, writeProject } from '../writes/write-project.js';
+import type { ResourceDescriptor } from '../resources/descriptor.js';
 import { type Ids, type PricedPlan, categories, leaves, order, plans, product, user } from './catalog.js';
 import { categoriesDescriptor } from '../resources/categories/descriptor.js';
 import { ordersDescriptor } from '../resources/orders/descriptor.js';
@@ -45,88 +46,72 @@ export async function generate(
   options: GenerateOptions,
 ): Promise<GenerateSummary> {
   const now = Math.floor(Date.now() / 1000);
-  const written = await writeProject(
-    storage,
-    projectId,
-    async (ctx) => {
-      const trx = ctx.db;
-      // Created when missing; an existing project keeps its name and currency.
-      await ensureProject(ctx, { id: projectId, name: projectId, currency: 'USD' });
-      const project = await trx
-        .selectFrom('projects')
-        .select('currency')
-        .where('id', '=', projectId)
-        .executeTakeFirstOrThrow();
-      const ids = await nextIds(trx, projectId);
-      const writer = recordWriter(bulkInserter(storage, trx), { projectId, currency: project.currency, now }, ctx);
-      const write: RecordWriter['write'] = async (resource, records) => {
-        await writer.write(resource, records);
-        ctx.count(resource.kind, 'counts', records.length);
-      };
-
-      // A project that has categories or plans keeps them and gets none of ours: a second run
-      // adds products, users and orders to the tree and the plans of the first.
-      const existing = await existingCatalog(trx, projectId);
-      const cats = existing.categories.length ? [] : categories(ids.category);
-      await write(categoriesDescriptor, cats);
-      const leafIds = leaves(cats.length ? cats : existing.categories);
-
-      const planRecords = existing.plans.length ? [] : plans(ids);
-      await write(plansDescriptor, planRecords);
-      const pricedPlans = (
-        planRecords.length
-          ? planRecords.map((p) => ({ id: p.id, prices: p.prices!.map((c) => c.id!) }))
-          : existing.plans
-      ).filter((p) => p.prices.length > 0);
-
-      await inBatches(
-        options.products,
-        options.onProgress && ((n) => options.onProgress!('products', n, options.products)),
-        async (from, to) => {
-          const made = [];
-          for (let i = from; i < to; i++) made.push(product(ids.product + i, i, options.products, leafIds));
-          await write(productsDescriptor, made);
-        },
-      );
-
-      await inBatches(
-        options.users,
-        options.onProgress && ((n) => options.onProgress!('users', n, options.users)),
-        async (from, to) => {
-          const made = [];
-          for (let i = from; i < to; i++) made.push(user(ids.user + i, pricedPlans));
-          await write(usersDescriptor, made);
-        },
-      );
-
-      // Items refer to products of this project: the generated ones, else whatever it had.
-      const range: [number, number] =
-        options.products > 0 ? [ids.product, ids.product + options.products - 1] : [1, ids.product - 1];
-      await inBatches(
-        options.orders,
-        options.onProgress && ((n) => options.onProgress!('orders', n, options.orders)),
-        async (from, to) => {
-          const made = [];
-          for (let i = from; i < to; i++) made.push(order(ids.order + i, range));
-          await write(ordersDescriptor, made);
-        },
-      );
-
-      return {
-        projectId,
-        kept: { categories: existing.categories.length, plans: existing.plans.length },
-        counts: {
-          categories: cats.length,
-          products: options.products,
-          plans: planRecords.length,
-          users: options.users,
-          orders: options.orders,
-        },
-      };
-    },
-    { kind: 'batch' },
-  );
+  const written = await writeProject(storage, projectId, (ctx) => generateIn(ctx, storage, options, now), {
+    kind: 'batch',
+  });
   return written.value;
+}
+
+/** The catalog written in the write unit's transaction; answers what was added and kept. */
+async function generateIn(
+  ctx: WriteContext,
+  storage: Storage,
+  options: GenerateOptions,
+  now: number,
+): Promise<GenerateSummary> {
+  const { db: trx, projectId } = ctx;
+  // Created when missing; an existing project keeps its name and currency.
+  await ensureProject(ctx, { id: projectId, name: projectId, currency: 'USD' });
+  const project = await trx
+    .selectFrom('projects')
+    .select('currency')
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  const ids = await nextIds(trx, projectId);
+  const writer = recordWriter(bulkInserter(storage, trx), { projectId, currency: project.currency, now }, ctx);
+  const write: RecordWriter['write'] = async (resource, records) => {
+    await writer.write(resource, records);
+    ctx.count(resource.kind, 'counts', records.length);
+  };
+  /** `count` records of a resource, made one by one, written a batch at a time with progress. */
+  const many = (resource: ResourceDescriptor, count: number, make: (i: number) => { id: number }) =>
+    inBatches(count, options.onProgress && ((n) => options.onProgress!(resource.kind, n, count)), async (from, to) => {
+      const made = [];
+      for (let i = from; i < to; i++) made.push(make(i));
+      await write(resource, made);
+    });
+
+  // A project that has categories or plans keeps them and gets none of ours: a second run
+  // adds products, users and orders to the tree and the plans of the first.
+  const existing = await existingCatalog(trx, projectId);
+  const cats = existing.categories.length ? [] : categories(ids.category);
+  await write(categoriesDescriptor, cats);
+  const leafIds = leaves(cats.length ? cats : existing.categories);
+
+  const planRecords = existing.plans.length ? [] : plans(ids);
+  await write(plansDescriptor, planRecords);
+  const pricedPlans = (
+    planRecords.length ? planRecords.map((p) => ({ id: p.id, prices: p.prices!.map((c) => c.id!) })) : existing.plans
+  ).filter((p) => p.prices.length > 0);
+
+  await many(productsDescriptor, options.products, (i) => product(ids.product + i, i, options.products, leafIds));
+  await many(usersDescriptor, options.users, (i) => user(ids.user + i, pricedPlans));
+  // Items refer to products of this project: the generated ones, else whatever it had.
+  const range: [number, number] =
+    options.products > 0 ? [ids.product, ids.product + options.products - 1] : [1, ids.product - 1];
+  await many(ordersDescriptor, options.orders, (i) => order(ids.order + i, range));
+
+  return {
+    projectId,
+    kept: { categories: existing.categories.length, plans: existing.plans.length },
+    counts: {
+      categories: cats.length,
+      products: options.products,
+      plans: planRecords.length,
+      users: options.users,
+      orders: options.orders,
+    },
+  };
 }
 
 /** The project's categories (id and parent, for the leaves) and plans with their prices' ids. */

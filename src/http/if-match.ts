@@ -27,6 +27,20 @@ export function ifMatch(request: FastifyRequest, reply: FastifyReply): Precondit
 }
 
 /**
+ * The update's check on its stored row, or undefined when no If-Match was sent: the row
+ * presented as GET would answer it (`present` may read its parts in the transaction), then
+ * compared with the header.
+ */
+export function ifMatchRow<Db, Row>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  present: (trx: Db, current: Row) => Promise<unknown>,
+): ((trx: Db, current: Row) => Promise<void>) | undefined {
+  const precondition = ifMatch(request, reply);
+  return precondition && (async (trx, current) => precondition(await present(trx, current)));
+}
+
+/**
  * Whether an If-Match value (a list of tags, or `*`) names `etag`'s version. Compared
  * strongly (RFC 9110 13.1.1): a weak tag never matches; the tag of a compressed GET answer
  * names the same version (etag.ts).

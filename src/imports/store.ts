@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { rowById } from '../db/by-id.js';
 import { skipLocked } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import type { ImportJobTable } from '../db/schema-queues.js';
@@ -62,12 +63,7 @@ export async function createJob(db: Kysely<Database>, job: NewJob): Promise<Impo
 }
 
 export async function findJob(db: Kysely<Database>, projectId: string, id: number): Promise<ImportJobRow | undefined> {
-  return db
-    .selectFrom('import_jobs')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return rowById(db, 'import_jobs', projectId, id);
 }
 
 /** The project's latest jobs, newest first. */

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import { rowById } from '../db/by-id.js';
 import { writeUnlessBusy } from '../db/dialect.js';
 import type { Storage } from '../db/connect.js';
 import type { ApiKeyTable, Database } from '../db/schema.js';
@@ -150,12 +151,7 @@ export async function findKeyInfo(
 
 /** The key's whole row, by its id within its project (a download link names its key so). */
 export async function findKeyById(db: Kysely<Database>, projectId: string, keyId: number): Promise<KeyRow | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('id', '=', keyId)
-    .executeTakeFirst();
+  return rowById(db, 'api_keys', projectId, keyId);
 }
 
 /** The key's whole row, by the hash of the presented key (the check of checker.ts). */

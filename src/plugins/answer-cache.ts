@@ -51,75 +51,8 @@ export default fp(
     const store = options.caches.answers ? new AnswerStore(options.caches.answerBytes) : null;
     app.decorate('answers', store);
     if (!store) return;
-    /** keys being computed (with the records' version, for a kind versioned by them), with the requests waiting */
-    const flights = new Map<string, Waiter[]>();
-    const productChanges = new ProductChanges(options.caches.brokenAnswerReuse);
-
-    const send = (request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) => {
-      request.cachedAnswer = answer;
-      request.cacheTags = answer.cacheTags;
-      // A Buffer is sent as is, past the route's serialiser; kept as bytes, a large answer is
-      // not encoded to UTF-8 again for every request.
-      reply.type('application/json; charset=utf-8').header('etag', answer.etag).send(answer.payload);
-    };
-    const flightOf = (request: FastifyRequest) =>
-      request.answerRecordsVersion === null
-        ? request.answerKey!
-        : `${request.answerKey}\u0000${request.answerRecordsVersion}`;
-    const land = (request: FastifyRequest, answer: CachedAnswer | null) => {
-      if (!request.answerFlight || request.answerKey === null) return;
-      request.answerFlight = false;
-      const flight = flightOf(request);
-      const waiters = flights.get(flight);
-      flights.delete(flight);
-      if (waiters) for (const w of waiters) w(answer);
-    };
-    /** Computes the answer, or waits for the request computing it. */
-    const miss = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      const flight = flightOf(request);
-      const waiting = flights.get(flight);
-      if (waiting === undefined) {
-        flights.set(flight, []);
-        request.answerFlight = true;
-        return done();
-      }
-      waiting.push((answer) => (answer ? send(request, reply, answer) : done()));
-    };
-
-    // After validation (a bad query is a 400, never a stored answer) and the key budget of
-    // rate-limit.ts: the last step before the handler, as the handler's first line was.
-    // One hook per kind, made once: onRoute runs again for the HEAD route of a GET.
-    const lookups = new Map<CacheKind, preHandlerHookHandler>();
-    const lookupOf = (kind: CacheKind): preHandlerHookHandler => {
-      let lookup = lookups.get(kind);
-      if (lookup) return lookup;
-      const column = RECORD_VERSIONED[kind];
-      lookup = (request, reply, done) => {
-        const key = versionedKey(request.project, kind, request.url);
-        request.answerKey = key;
-        const hit = store.get(key);
-        if (column === undefined) return hit !== undefined ? send(request, reply, hit) : miss(request, reply, done);
-        const version = request.project[column];
-        request.answerRecordsVersion = version;
-        productChanges.watch(request.project);
-        const records = hit?.records;
-        // Known right at this version or a later one (a request that read an older state
-        // may be sent a newer one: never older than what it must see).
-        if (records && records.version >= version) return send(request, reply, hit);
-        if (!records) return miss(request, reply, done);
-        productChanges.unchangedSince(request.reads.point, request.project, records.version, records.ids).then(
-          (unchanged) => {
-            if (!unchanged) return miss(request, reply, done);
-            records.version = Math.max(records.version, version);
-            send(request, reply, hit);
-          },
-          // The change log could not be read: computed again, as after any change.
-          () => miss(request, reply, done),
-        );
-      };
-      lookups.set(kind, lookup);
-      return lookup;
-    };
+    const flights = new Flights();
+    const lookupOf = lookups(store, flights, new ProductChanges(options.caches.brokenAnswerReuse));
     app.addHook('onRoute', (route) => {
       const kind = route.config?.answerCache;
       if (kind !== 'products') {
@@ -139,41 +72,129 @@ export default fp(
     // plugin): the 200 answer is stored before an ETag match turns it into a 304.
     app.addHook('onSend', (request, reply, payload, done) => {
       if (request.answerKey !== null && reply.statusCode === 200 && typeof payload === 'string') {
-        const bytes = Buffer.from(payload);
-        const etag = etagOf(bytes);
-        reply.header('etag', etag);
-        const answer: CachedAnswer = {
-          key: request.answerKey,
-          payload: bytes,
-          etag,
-          cacheTags: request.cacheTags,
-          encoded: {},
-          records: recordsOf(request),
-        };
-        // Not kept when a route did not say which records it shows (it could never be judged),
-        // nor in place of the same answer known right at a later version.
-        const kept = store.get(answer.key)?.records;
-        if (
-          request.answerRecordsVersion === null ||
-          (answer.records && (!kept || kept.version <= answer.records.version))
-        )
-          store.set(answer);
-        request.cachedAnswer = answer;
-        land(request, answer);
-        return done(null, bytes);
+        const answer = storeAnswer(store, request, reply, payload);
+        flights.land(request, answer);
+        return done(null, answer.payload);
       }
-      land(request, null);
+      flights.land(request, null);
       done(null, payload);
     });
     // Whatever became of the request (an error before onSend, a closed connection), its
     // waiters are never left waiting.
     app.addHook('onResponse', (request, _reply, done) => {
-      land(request, null);
+      flights.land(request, null);
       done();
     });
   },
   { name: 'answer-cache', dependencies: ['project-scope', 'cdn-tags'] },
 );
+
+function send(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer): void {
+  request.cachedAnswer = answer;
+  request.cacheTags = answer.cacheTags;
+  // A Buffer is sent as is, past the route's serialiser; kept as bytes, a large answer is
+  // not encoded to UTF-8 again for every request.
+  reply.type('application/json; charset=utf-8').header('etag', answer.etag).send(answer.payload);
+}
+
+/** The single flights: keys being computed (with the records' version, for a kind versioned by them), with the requests waiting. */
+class Flights {
+  private readonly flights = new Map<string, Waiter[]>();
+
+  private static keyOf(request: FastifyRequest): string {
+    return request.answerRecordsVersion === null
+      ? request.answerKey!
+      : `${request.answerKey}\u0000${request.answerRecordsVersion}`;
+  }
+
+  /** The request's flight ended with this answer (null: none to share): its waiters go on. */
+  land(request: FastifyRequest, answer: CachedAnswer | null): void {
+    if (!request.answerFlight || request.answerKey === null) return;
+    request.answerFlight = false;
+    const flight = Flights.keyOf(request);
+    const waiters = this.flights.get(flight);
+    this.flights.delete(flight);
+    if (waiters) for (const w of waiters) w(answer);
+  }
+
+  /** Computes the answer, or waits for the request computing it. */
+  miss(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+    const flight = Flights.keyOf(request);
+    const waiting = this.flights.get(flight);
+    if (waiting === undefined) {
+      this.flights.set(flight, []);
+      request.answerFlight = true;
+      return done();
+    }
+    waiting.push((answer) => (answer ? send(request, reply, answer) : done()));
+  }
+}
+
+/**
+ * The lookup of each kind: a preHandler hook, after validation (a bad query is a 400, never a
+ * stored answer) and the key budget of rate-limit.ts, the last step before the handler. One
+ * hook per kind, made once: onRoute runs again for the HEAD route of a GET.
+ */
+function lookups(
+  store: AnswerStore,
+  flights: Flights,
+  productChanges: ProductChanges,
+): (kind: CacheKind) => preHandlerHookHandler {
+  const made = new Map<CacheKind, preHandlerHookHandler>();
+  return (kind) => {
+    let lookup = made.get(kind);
+    if (lookup) return lookup;
+    const column = RECORD_VERSIONED[kind];
+    lookup = (request, reply, done) => {
+      const key = versionedKey(request.project, kind, request.url);
+      request.answerKey = key;
+      const hit = store.get(key);
+      if (column === undefined)
+        return hit !== undefined ? send(request, reply, hit) : flights.miss(request, reply, done);
+      const version = request.project[column];
+      request.answerRecordsVersion = version;
+      productChanges.watch(request.project);
+      const records = hit?.records;
+      // Known right at this version or a later one (a request that read an older state
+      // may be sent a newer one: never older than what it must see).
+      if (records && records.version >= version) return send(request, reply, hit);
+      if (!records) return flights.miss(request, reply, done);
+      productChanges.unchangedSince(request.reads.point, request.project, records.version, records.ids).then(
+        (unchanged) => {
+          if (!unchanged) return flights.miss(request, reply, done);
+          records.version = Math.max(records.version, version);
+          send(request, reply, hit);
+        },
+        // The change log could not be read: computed again, as after any change.
+        () => flights.miss(request, reply, done),
+      );
+    };
+    made.set(kind, lookup);
+    return lookup;
+  };
+}
+
+/** A computed 200 answer, as bytes with its ETag, kept unless it could never be judged or a later one is known. */
+function storeAnswer(store: AnswerStore, request: FastifyRequest, reply: FastifyReply, payload: string): CachedAnswer {
+  const bytes = Buffer.from(payload);
+  const etag = etagOf(bytes);
+  reply.header('etag', etag);
+  const answer: CachedAnswer = {
+    key: request.answerKey!,
+    payload: bytes,
+    etag,
+    cacheTags: request.cacheTags,
+    encoded: {},
+    records: recordsOf(request),
+  };
+  // Not kept when a route did not say which records it shows (it could never be judged),
+  // nor in place of the same answer known right at a later version.
+  const kept = store.get(answer.key)?.records;
+  if (request.answerRecordsVersion === null || (answer.records && (!kept || kept.version <= answer.records.version)))
+    store.set(answer);
+  request.cachedAnswer = answer;
+  return answer;
+}
 
 /** What a miss of a kind versioned record by record showed, as its route declared it. */
 function recordsOf(request: FastifyRequest): CachedAnswer['records'] {

@@ -46,99 +46,106 @@ const now = () => Math.floor(Date.now() / 1000);
 export default fp(
   async function idempotency(app: FastifyInstance) {
     app.decorateRequest('idempotency', null);
-    let lastPurge = 0;
+    const purge = { last: 0 };
 
     // Only a keyed write with the header has anything to do; every other request passes
     // through a plain callback (an async hook would cost a promise on every request).
     app.addHook('preHandler', (request, reply, done) => {
       if (!WRITES.has(request.method) || request.headers['idempotency-key'] === undefined || request.apiKeyId == null)
         return done();
-      guard(request, reply).then((replayed) => {
+      guard(app.storage.db, purge, request, reply).then((replayed) => {
         if (!replayed) done();
       }, done);
     });
 
-    /** Claims the key, or refuses the request, or replays the stored answer (true). */
-    async function guard(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-      const header = request.headers['idempotency-key'];
-      if (typeof header !== 'string' || !WELL_FORMED.test(header)) {
-        throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [
-          { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
-        ]);
-      }
-      if (!takesIdempotencyKey(request.method, request.routeOptions.config)) {
-        throw new ApiError(
-          400,
-          'Idempotency-Key is not accepted here: the answer holds a secret, which is never stored',
-          [{ field: 'Idempotency-Key', message: 'is not accepted on this route' }],
-        );
-      }
-      const db = app.storage.db;
-      const t = now();
-      if (Date.now() - lastPurge > PURGE_EVERY_MS) {
-        lastPurge = Date.now();
-        await db.deleteFrom('idempotency_keys').where('expires_at', '<', t).execute();
-      }
-      const id = { projectId: request.project.id, keyId: request.apiKeyId!, key: header };
-      const hash = requestHash(request);
-      const stored = await claim(db, id, hash, t);
-      if (stored === 'claimed') {
-        request.idempotency = id;
-        return false;
-      }
-      if (stored.request_hash !== hash) {
-        throw new ApiError(
-          409,
-          'this Idempotency-Key was already used for a different request; use a new key for a new request',
-          [{ field: 'Idempotency-Key', message: 'was used for a different request' }],
-        );
-      }
-      if (stored.status === null) {
-        throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [
-          { field: 'Idempotency-Key', message: 'is in use' },
-        ]);
-      }
-      reply.header('idempotent-replayed', 'true');
-      reply
-        .code(stored.status)
-        .type('application/json; charset=utf-8')
-        .send(stored.body ?? '');
-      return true;
-    }
-
     app.addHook('onSend', (request, reply, payload, done) => {
       if (!request.idempotency) return done(null, payload);
-      store(request, reply, payload).then(() => done(null, payload), done);
+      store(app.storage.db, request, reply, payload).then(() => done(null, payload), done);
     });
-
-    /** Keeps the answer for replays; an answer that says "try again" frees the key instead. */
-    async function store(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
-      const pending = request.idempotency!;
-      request.idempotency = null;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delete or a select builder alike
-      const where = <Q extends { where: (...args: any[]) => Q }>(q: Q) =>
-        q
-          .where('project_id', '=', pending.projectId)
-          .where('key_id', '=', pending.keyId)
-          .where('idem_key', '=', pending.key);
-      const retryable = reply.statusCode === 429 || reply.statusCode >= 500;
-      try {
-        if (retryable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
-          await where(app.storage.db.deleteFrom('idempotency_keys')).execute();
-        } else {
-          await where(
-            app.storage.db.updateTable('idempotency_keys').set({ status: reply.statusCode, body: payload.toString() }),
-          ).execute();
-        }
-      } catch (err) {
-        // The answer itself is right and goes out; only its replay is lost. The reservation
-        // stays and is taken over by a retry after STALE_SECONDS.
-        request.log.error({ err }, 'could not store the answer of an Idempotency-Key request');
-      }
-    }
   },
   { name: 'idempotency', dependencies: ['storage', 'project-scope'] },
 );
+
+/** Claims the key, or refuses the request, or replays the stored answer (true). */
+async function guard(
+  db: Kysely<Database>,
+  purge: { last: number },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
+  const header = request.headers['idempotency-key'];
+  if (typeof header !== 'string' || !WELL_FORMED.test(header)) {
+    throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', [
+      { field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
+    ]);
+  }
+  if (!takesIdempotencyKey(request.method, request.routeOptions.config)) {
+    throw new ApiError(400, 'Idempotency-Key is not accepted here: the answer holds a secret, which is never stored', [
+      { field: 'Idempotency-Key', message: 'is not accepted on this route' },
+    ]);
+  }
+  const t = now();
+  if (Date.now() - purge.last > PURGE_EVERY_MS) {
+    purge.last = Date.now();
+    await db.deleteFrom('idempotency_keys').where('expires_at', '<', t).execute();
+  }
+  const id = { projectId: request.project.id, keyId: request.apiKeyId!, key: header };
+  const hash = requestHash(request);
+  const stored = await claim(db, id, hash, t);
+  if (stored === 'claimed') {
+    request.idempotency = id;
+    return false;
+  }
+  if (stored.request_hash !== hash) {
+    throw new ApiError(
+      409,
+      'this Idempotency-Key was already used for a different request; use a new key for a new request',
+      [{ field: 'Idempotency-Key', message: 'was used for a different request' }],
+    );
+  }
+  if (stored.status === null) {
+    throw new ApiError(409, 'a request with this Idempotency-Key is still being answered; retry shortly', [
+      { field: 'Idempotency-Key', message: 'is in use' },
+    ]);
+  }
+  reply.header('idempotent-replayed', 'true');
+  reply
+    .code(stored.status)
+    .type('application/json; charset=utf-8')
+    .send(stored.body ?? '');
+  return true;
+}
+
+/** Keeps the answer for replays; an answer that says "try again" frees the key instead. */
+async function store(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<void> {
+  const pending = request.idempotency!;
+  request.idempotency = null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a delete or a select builder alike
+  const where = <Q extends { where: (...args: any[]) => Q }>(q: Q) =>
+    q
+      .where('project_id', '=', pending.projectId)
+      .where('key_id', '=', pending.keyId)
+      .where('idem_key', '=', pending.key);
+  const retryable = reply.statusCode === 429 || reply.statusCode >= 500;
+  try {
+    if (retryable || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+      await where(db.deleteFrom('idempotency_keys')).execute();
+    } else {
+      await where(
+        db.updateTable('idempotency_keys').set({ status: reply.statusCode, body: payload.toString() }),
+      ).execute();
+    }
+  } catch (err) {
+    // The answer itself is right and goes out; only its replay is lost. The reservation
+    // stays and is taken over by a retry after STALE_SECONDS.
+    request.log.error({ err }, 'could not store the answer of an Idempotency-Key request');
+  }
+}
 
 /** Method, path and body with its keys sorted: the same request sent twice hashes alike. */
 function requestHash(request: FastifyRequest): string {

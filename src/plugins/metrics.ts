@@ -68,21 +68,7 @@ export default fp(
       labelNames: ['cache'],
       registers: [registry],
     });
-    const pool = options.pool;
-    if (pool) {
-      const gauge = (name: string, help: string, read: () => number) =>
-        new Gauge({
-          name,
-          help,
-          registers: [registry],
-          collect() {
-            this.set(read());
-          },
-        });
-      gauge('storefront_db_pool_connections', 'Open PostgreSQL connections', () => pool.total());
-      gauge('storefront_db_pool_idle', 'Idle PostgreSQL connections', () => pool.idle());
-      gauge('storefront_db_pool_waiting', 'Queries waiting for a PostgreSQL connection', () => pool.waiting());
-    }
+    if (options.pool) poolMetrics(registry, options.pool);
     if (options.replicas) replicaMetrics(registry, options.replicas);
     if (options.backups) backupMetrics(registry, options.backups);
     app.decorate('metrics', { registry, cacheHits, cacheMisses });
@@ -114,6 +100,22 @@ export default fp(
   },
   { name: 'metrics' },
 );
+
+/** The PostgreSQL pool's gauges, read when scraped. */
+function poolMetrics(registry: Registry, pool: PoolStats): void {
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('storefront_db_pool_connections', 'Open PostgreSQL connections', () => pool.total());
+  gauge('storefront_db_pool_idle', 'Idle PostgreSQL connections', () => pool.idle());
+  gauge('storefront_db_pool_waiting', 'Queries waiting for a PostgreSQL connection', () => pool.waiting());
+}
 
 /** Compares digests, so that neither the length nor the content of the token leaks through timing. */
 function sameSecret(given: string, expected: string): boolean {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Reads } from '../db/reads.js';
 import { ApiError } from '../errors.js';
@@ -45,17 +45,7 @@ export default fp(
 
     const enterProject: onRequestAsyncHookHandler = async (request) => {
       const { project_id: projectId } = request.params as { project_id: string };
-      const { auth, scope, askedScopes } = request.routeOptions.config;
-      const query = request.query as Record<string, unknown>;
-      // The scopes this request needs; `asked`: read off its query (the change feed's types).
-      // `key` with a list of scopes: every one of them (the project export needs every read scope).
-      const needed: readonly Scope[] =
-        auth === 'asked' ? askedScopes!(query) : typeof scope === 'string' ? [scope] : (scope ?? []);
-      const needsKey =
-        auth === 'key' ||
-        (auth === 'fetch_hidden' && query.fetch_hidden === 'true') ||
-        (auth === 'fetch_inactive' && query.fetch_inactive === 'true') ||
-        (auth === 'asked' && needed.length > 0);
+      const { needed, needsKey } = neededScopes(request);
       if (needsKey) request.isPrivate = true;
       // A malformed key or version is refused before any database work. An export's
       // one-time download link stands for a key when no Authorization header is sent.
@@ -103,22 +93,44 @@ export default fp(
       const inProject = route.url === PROJECT_ROUTES || route.url.startsWith(`${PROJECT_ROUTES}/`);
       // DELETE /v2/projects/<id> is the admin API's (admin-scope.ts).
       if (!inProject || route.config?.methodNotAllowed || route.config?.admin) return;
-      // A route that takes a key names the scope it needs, so that no protected call is
-      // left open to every key (and the tests find every scope to try from the routes);
-      // `scope: null` says outright that any valid key of the project will do.
-      if ((route.config?.auth === undefined) !== (route.config?.scope === undefined))
-        throw new Error(
-          `${String(route.method)} ${route.url}: a route with config.auth needs config.scope (null: any key), and only it`,
-        );
-      if ((route.config?.auth === 'asked') !== (Array.isArray(route.config?.scope) && !!route.config?.askedScopes))
-        throw new Error(
-          `${String(route.method)} ${route.url}: auth 'asked' goes with askedScopes and a list of scopes`,
-        );
+      checkAuthConfig(route);
       addRouteHook(route, 'onRequest', enterProject);
     });
   },
   { name: 'project-scope', dependencies: ['storage'] },
 );
+
+/**
+ * The scopes this request needs, and whether it needs a key at all. `asked`: read off its
+ * query (the change feed's types); `key` with a list of scopes: every one of them (the
+ * project export needs every read scope).
+ */
+function neededScopes(request: FastifyRequest): { needed: readonly Scope[]; needsKey: boolean } {
+  const { auth, scope, askedScopes } = request.routeOptions.config;
+  const query = request.query as Record<string, unknown>;
+  const needed: readonly Scope[] =
+    auth === 'asked' ? askedScopes!(query) : typeof scope === 'string' ? [scope] : (scope ?? []);
+  const needsKey =
+    auth === 'key' ||
+    (auth === 'fetch_hidden' && query.fetch_hidden === 'true') ||
+    (auth === 'fetch_inactive' && query.fetch_inactive === 'true') ||
+    (auth === 'asked' && needed.length > 0);
+  return { needed, needsKey };
+}
+
+/**
+ * A route that takes a key names the scope it needs, so that no protected call is left open
+ * to every key (and the tests find every scope to try from the routes); `scope: null` says
+ * outright that any valid key of the project will do.
+ */
+function checkAuthConfig(route: RouteOptions): void {
+  if ((route.config?.auth === undefined) !== (route.config?.scope === undefined))
+    throw new Error(
+      `${String(route.method)} ${route.url}: a route with config.auth needs config.scope (null: any key), and only it`,
+    );
+  if ((route.config?.auth === 'asked') !== (Array.isArray(route.config?.scope) && !!route.config?.askedScopes))
+    throw new Error(`${String(route.method)} ${route.url}: auth 'asked' goes with askedScopes and a list of scopes`);
+}
 
 /** The key of the Authorization header; a 401 when there is none or it cannot be a key. */
 function presentedKey(request: FastifyRequest): string {

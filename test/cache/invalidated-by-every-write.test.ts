@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import type { Backend } from '../../src/db/connect.js';
 import { importDocument } from '../../src/import/import.js';
 import { createKey, revokeKey } from '../../src/keys/repository.js';
 import { testApp } from '../support/app.js';
@@ -27,15 +28,33 @@ async function snapshot(app: FastifyInstance, key: string) {
   };
 }
 
+/** The shop imported, a key of it, and what every cached read answers before the write. */
+async function shopWithSnapshot(t: TestContext, backend: Backend) {
+  const { app, storage, key } = await testApp(t, backend);
+  await importDocument(storage.db, shopDocument());
+  const k = await key('shop');
+  const before = await snapshot(app, k);
+  // Asked twice: the second answer comes from the caches and must be the same.
+  assert.deepEqual(await snapshot(app, k), before);
+  return { app, storage, k, before };
+}
+
+/** Product 1, renamed "Renamed apple" at 12345, as every cached read shows it. */
+function assertAppleRenamed(after: Awaited<ReturnType<typeof snapshot>>) {
+  assert.equal(after.single.name, 'Renamed apple');
+  assert.equal(after.list.data.find((p: { id: number }) => p.id === 1).price, 12345);
+  assert.deepEqual(
+    after.search.data.map((p: { id: number }) => p.id),
+    [1],
+  );
+  assert.equal(after.search.meta.total, 1);
+  assert.equal(after.hidden.data.find((p: { id: number }) => p.id === 1).name, 'Renamed apple');
+}
+
 eachBackend('caches are invalidated by every write path', (backend) => {
   test('a product update is seen at once by lists, the product, search and totals', async (t) => {
-    const { app, storage, key } = await testApp(t, backend);
-    await importDocument(storage.db, shopDocument());
-    const k = await key('shop');
-    const before = await snapshot(app, k);
+    const { app, k, before } = await shopWithSnapshot(t, backend);
     assert.equal(before.search.meta.total, 0);
-    // Asked twice: the second answer comes from the caches and must be the same.
-    assert.deepEqual(await snapshot(app, k), before);
 
     const r = await call(app, 'POST', `${P}/products/1`, {
       headers: bearer(k),
@@ -43,23 +62,12 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     });
     assert.equal(r.status, 200);
     const after = await snapshot(app, k);
-    assert.equal(after.single.name, 'Renamed apple');
+    assertAppleRenamed(after);
     assert.equal(after.single.price, 12345);
-    assert.equal(after.list.data.find((p: { id: number }) => p.id === 1).price, 12345);
-    assert.deepEqual(
-      after.search.data.map((p: { id: number }) => p.id),
-      [1],
-    );
-    assert.equal(after.search.meta.total, 1);
-    assert.equal(after.hidden.data.find((p: { id: number }) => p.id === 1).name, 'Renamed apple');
   });
 
   test('a batch update (PATCH /products/) is seen at once by lists, the products, search and totals', async (t) => {
-    const { app, storage, key } = await testApp(t, backend);
-    await importDocument(storage.db, shopDocument());
-    const k = await key('shop');
-    const before = await snapshot(app, k);
-    assert.deepEqual(await snapshot(app, k), before);
+    const { app, k } = await shopWithSnapshot(t, backend);
     const stockOf2 = async () => (await call(app, 'GET', `${P}/products/2`)).body;
     await stockOf2();
     const r = await call(app, 'PATCH', `${P}/products/`, {
@@ -73,23 +81,13 @@ eachBackend('caches are invalidated by every write path', (backend) => {
     });
     assert.equal(r.status, 200);
     const after = await snapshot(app, k);
-    assert.equal(after.single.name, 'Renamed apple');
-    assert.equal(after.list.data.find((p: { id: number }) => p.id === 1).price, 12345);
-    assert.deepEqual(
-      after.search.data.map((p: { id: number }) => p.id),
-      [1],
-    );
-    assert.equal(after.search.meta.total, 1);
-    assert.equal(after.hidden.data.find((p: { id: number }) => p.id === 1).name, 'Renamed apple');
+    assertAppleRenamed(after);
     assert.deepEqual([(await stockOf2()).inventory_type, (await stockOf2()).stock_quantity], ['advanced', 4]);
     assert.equal(after.list.data.find((p: { id: number }) => p.id === 2).stock_quantity, 4);
   });
 
   test('an import changes cached answers and totals', async (t) => {
-    const { app, storage, key } = await testApp(t, backend);
-    await importDocument(storage.db, shopDocument());
-    const k = await key('shop');
-    const before = await snapshot(app, k);
+    const { app, storage, k, before } = await shopWithSnapshot(t, backend);
     const doc = shopDocument();
     await importDocument(storage.db, {
       project: doc.project,

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { field } from '../format.js';
+import { field, submitted } from '../format.js';
 import { href, place } from '../router.js';
 import { session } from '../session.js';
 import { Link } from './link.js';
@@ -34,14 +34,13 @@ export function SavedViews({ screen }: { screen: '/orders' | '/products' }): JSX
     setViews(next);
   };
   const save = (event: SubmitEvent) => {
-    event.preventDefault();
-    const formElement = event.currentTarget as HTMLFormElement;
-    const name = field(new FormData(formElement), 'view').trim();
+    const { form, element } = submitted(event);
+    const name = field(form, 'view').trim();
     const query = new URLSearchParams(place.value.query);
     query.delete('page');
     // The same name again replaces that view.
     keep([...views.filter((v) => v.name !== name), { name, query: query.toString() }]);
-    formElement.reset();
+    element.reset();
   };
   return (
     <section class="views" aria-label="Saved views">

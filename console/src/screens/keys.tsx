@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { field } from '../format.js';
+import { field, submitted } from '../format.js';
 import { useState } from 'preact/hooks';
 import type { Key, Scope } from 'storefront-client';
 import { when } from '../format.js';
@@ -32,9 +32,7 @@ export function Keys(): JSX.Element {
   const me = session.value?.current.id;
 
   const create = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const formElement = event.currentTarget as HTMLFormElement;
-    const form = new FormData(formElement);
+    const { form, element } = submitted(event);
     const scopes = form.getAll('scopes').map(String) as Scope[];
     const days = field(form, 'expires_in_days');
     await act(async () => {
@@ -44,7 +42,7 @@ export function Keys(): JSX.Element {
         ...(days ? { expires_in_days: Number(days) } : {}),
       });
       setSecret({ label: made.label, key: made.key, what: 'New key' });
-      formElement.reset();
+      element.reset();
     });
   };
 

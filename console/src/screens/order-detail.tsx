@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { field } from '../format.js';
+import { field, submitted } from '../format.js';
 import { useState } from 'preact/hooks';
 import type { OrderUpdate } from 'storefront-client';
 import { when, words } from '../format.js';
@@ -44,8 +44,7 @@ export function OrderDetail({ id }: { id: number }): JSX.Element {
     setBusy(false);
   };
   const submitForm = (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const { form } = submitted(event);
     const change: OrderUpdate = {};
     const payment = field(form, 'payment_status');
     const fulfillment = field(form, 'fulfillment_status');

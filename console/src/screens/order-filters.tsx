@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { field } from '../format.js';
+import { field, submitted } from '../format.js';
 import { FILTERS, FULFILLMENT, PAYMENT } from '../order-fields.js';
 import { words } from '../format.js';
 import { href, navigate } from '../router.js';
@@ -25,8 +25,7 @@ function secondsOf(day: string, endOfDay: boolean): string | undefined {
 
 export function OrderFilters({ params }: { params: URLSearchParams }): JSX.Element {
   const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const { form } = submitted(event);
     const text = (name: string) => field(form, name).trim() || undefined;
     navigate(
       href('/orders', {

@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { field } from '../format.js';
+import { field, submitted } from '../format.js';
 import { useState } from 'preact/hooks';
 import { ApiError } from 'storefront-client';
 import { Problem } from '../parts/problem.js';
@@ -25,8 +25,7 @@ export function SignIn(): JSX.Element {
     }
   };
   const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const { form } = submitted(event);
     void attempt(field(form, 'project').trim(), field(form, 'key').trim());
   };
   const owner = ownerNamed(error);

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import type { WebhookCreate } from 'storefront-client';
-import { field } from '../format.js';
+import { field, submitted } from '../format.js';
 import { Action } from '../parts/action.js';
 
 // A new webhook endpoint: its address and the events it receives (none ticked: every event).
@@ -27,11 +27,9 @@ export function WebhookCreateForm({
   onCreate: (body: WebhookCreate, form: HTMLFormElement) => void;
 }): JSX.Element {
   const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    const formElement = event.currentTarget as HTMLFormElement;
-    const form = new FormData(formElement);
+    const { form, element } = submitted(event);
     const events = form.getAll('events').map(String) as EventType[];
-    onCreate({ url: field(form, 'url').trim(), ...(events.length ? { events } : {}) }, formElement);
+    onCreate({ url: field(form, 'url').trim(), ...(events.length ? { events } : {}) }, element);
   };
   return (
     <section class="card" aria-labelledby="new-endpoint-h">

@@ -6,8 +6,14 @@ import { autoId, autoIdType, byteCollated } from '../dialect.js';
 // every table by project_id. Indexes follow the filters and orderings the API exposes.
 
 export async function up(db: Kysely<any>): Promise<void> {
-  const ci = byteCollated(db);
+  await projectTables(db);
+  await catalogTables(db);
+  await subscriptionTables(db);
+  await orderTables(db);
+}
 
+/** The projects and their API keys. */
+async function projectTables(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('projects')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -28,6 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('revoked_at', 'bigint')
     .execute();
   await db.schema.createIndex('api_keys_project').on('api_keys').columns(['project_id', 'id']).execute();
+}
+
+/** Categories, products and the links between them. */
+async function catalogTables(db: Kysely<any>): Promise<void> {
+  const ci = byteCollated(db);
 
   await db.schema
     .createTable('categories')
@@ -87,7 +98,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('product_categories')
     .columns(['project_id', 'category_id', 'product_id'])
     .execute();
+}
 
+/** Plans with their prices, users with their subscriptions. */
+async function subscriptionTables(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('plans')
     .addColumn('project_id', 'text', (c) => c.notNull())
@@ -140,6 +154,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('canceled_at', 'bigint')
     .addPrimaryKeyConstraint('subscriptions_pk', ['project_id', 'user_id', 'position'])
     .execute();
+}
+
+/** Orders and their items. */
+async function orderTables(db: Kysely<any>): Promise<void> {
+  const ci = byteCollated(db);
 
   await db.schema
     .createTable('orders')

@@ -35,7 +35,7 @@ export async function exportLinkRoutes(fastify: FastifyInstance): Promise<void> 
           productExportOf(projectId, request.query);
         }
         const bound = linkQuery(request.url);
-        const { token, expiresAt } = await createLink(app.storage.db, {
+        const { token, expiresAt } = await createLink(app.storage, {
           projectId,
           keyId: request.apiKeyId!,
           file,

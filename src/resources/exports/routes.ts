@@ -1,8 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import type { TObject, TProperties } from 'typebox';
 import { DEFAULT_EXPORT_MAX_SECONDS } from '../../config-streams.js';
 import { csvFormatOf, productsCsv, ordersCsv } from '../../export/csv.js';
+import type { Separator } from '../../export/csv-record.js';
 import { exportProject } from '../../export/export.js';
 import { type Emit, snapshotStream } from '../../export/snapshot-stream.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
@@ -15,7 +17,7 @@ import {
   OrdersExportQuery,
   PRODUCTS_CSV_EXAMPLE,
   PROJECT_NDJSON_EXAMPLE,
-  READ_SCOPES,
+  EXPORT_FILES,
   ProductsExportQuery,
   fileAnswer,
   withDownloadToken,
@@ -36,33 +38,64 @@ function attachment(reply: FastifyReply, type: string, filename: string, body: R
     .send(body);
 }
 
+type Produce = Parameters<typeof snapshotStream>[1];
+
+/** The request's export, streamed from its own read handle (a replica that has reached the version it must see). */
+function streamed(request: FastifyRequest, maxMs: number, produce: Produce): Readable {
+  return snapshotStream(request.reads, produce, {
+    maxMs,
+    onLimit: (ms) => request.log.warn({ ms }, 'export ended at EXPORT_MAX_SECONDS: the client read too slowly'),
+  });
+}
+
+/** A CSV export's answer: the format's start (a byte order mark unless bom=false), then the rows. */
+function csvAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  maxMs: number,
+  file: { name: string; query: Parameters<typeof csvFormatOf>[0] },
+  rows: (db: Parameters<Produce>[0], emit: Emit, separator: Separator) => Promise<void>,
+): FastifyReply {
+  const { start, separator } = csvFormatOf(file.query);
+  const body = streamed(request, maxMs, async (db, emit) => {
+    if (start) await emit(start);
+    await rows(db, emit, separator);
+  });
+  return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-${file.name}`, body);
+}
+
+/**
+ * An export's GET: its path and what its key needs, as EXPORT_FILES (schemas.ts) lists them
+ * once for the GET and its download link alike.
+ */
+function served(file: string) {
+  const { scope } = EXPORT_FILES.find((f) => f.file === file)!;
+  return { path: `/exports/${file}`, config: { auth: 'key', scope, download: file } as const };
+}
+
+/** What every export's GET declares besides its own words: its query with a download token, and its file. */
+function exportSchema<T extends TProperties>(query: TObject<T>, file: ReturnType<typeof fileAnswer>) {
+  return {
+    tags,
+    params: ProjectParams,
+    querystring: withDownloadToken(query),
+    response: { 200: file, ...errorResponses(400, 401, 403, 404) },
+  };
+}
+
 export async function exportRoutes(fastify: FastifyInstance, options: { maxSeconds?: number }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const maxMs = (options.maxSeconds ?? DEFAULT_EXPORT_MAX_SECONDS) * 1000;
-  // The request's own read handle: a replica that has reached the version it must see.
-  const stream = (
-    request: FastifyRequest,
-    produce: (db: Parameters<Parameters<typeof snapshotStream>[1]>[0], emit: Emit) => Promise<void>,
-  ) =>
-    snapshotStream(request.reads, produce, {
-      maxMs,
-      onLimit: (ms) => request.log.warn({ ms }, 'export ended at EXPORT_MAX_SECONDS: the client read too slowly'),
-    });
 
-  app.get('/exports/products.csv', {
-    config: { auth: 'key', scope: null, download: 'products.csv' },
+  const products = served('products.csv');
+  app.get(products.path, {
+    config: products.config,
     schema: {
       operationId: 'exportProducts',
       summary: 'Export products as CSV',
       description:
         "Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8 after a byte order mark unless `bom=false`, `,` or with `delimiter=semicolon` `;` between cells, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).",
-      tags,
-      params: ProjectParams,
-      querystring: withDownloadToken(ProductsExportQuery),
-      response: {
-        200: fileAnswer('text/csv', 'the products, one row each', PRODUCTS_CSV_EXAMPLE),
-        ...errorResponses(400, 401, 403, 404),
-      },
+      ...exportSchema(ProductsExportQuery, fileAnswer('text/csv', 'the products, one row each', PRODUCTS_CSV_EXAMPLE)),
     },
     handler: async (request, reply) => {
       const q = request.query;
@@ -70,59 +103,50 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
       const { filter, order } = productExportOf(request.project.id, q);
       if (filter.shop) await findCandidates(request.reads, request.project, filter.shop);
       const { currency } = request.project;
-      const { start, separator } = csvFormatOf(q);
-      const body = stream(request, async (db, emit) => {
-        if (start) await emit(start);
-        await productsCsv(db, filter, order, currency, emit, undefined, separator);
-      });
-      return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-products.csv`, body);
+      return csvAnswer(request, reply, maxMs, { name: products.config.download, query: q }, (db, emit, separator) =>
+        productsCsv(db, filter, order, currency, emit, undefined, separator),
+      );
     },
   });
 
-  app.get('/exports/orders.csv', {
-    config: { auth: 'key', scope: 'orders:read', download: 'orders.csv' },
+  const orders = served('orders.csv');
+  app.get(orders.path, {
+    config: orders.config,
     schema: {
       operationId: 'exportOrders',
       summary: 'Export orders as CSV',
       description:
         'Every order the list with the same filters holds, newest first, no paging, as CSV (UTF-8 after a byte order mark unless `bom=false`; `delimiter=semicolon` for `;`): one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.',
-      tags,
-      params: ProjectParams,
-      querystring: withDownloadToken(OrdersExportQuery),
-      response: {
-        200: fileAnswer('text/csv', 'the orders, one row each', ORDERS_CSV_EXAMPLE),
-        ...errorResponses(400, 401, 403, 404),
-      },
+      ...exportSchema(OrdersExportQuery, fileAnswer('text/csv', 'the orders, one row each', ORDERS_CSV_EXAMPLE)),
     },
     handler: async (request, reply) => {
       const filter = orderFilterOf(request.project.id, request.query);
-      const { start, separator } = csvFormatOf(request.query);
-      const body = stream(request, async (db, emit) => {
-        if (start) await emit(start);
-        await ordersCsv(db, filter, emit, undefined, separator);
-      });
-      return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-orders.csv`, body);
+      return csvAnswer(
+        request,
+        reply,
+        maxMs,
+        { name: orders.config.download, query: request.query },
+        (db, emit, separator) => ordersCsv(db, filter, emit, undefined, separator),
+      );
     },
   });
 
-  app.get('/exports/project.ndjson', {
-    config: { auth: 'key', scope: READ_SCOPES, download: 'project.ndjson' },
+  const project = served('project.ndjson');
+  app.get(project.path, {
+    config: project.config,
     schema: {
       operationId: 'exportProject',
       summary: 'Export the whole project as NDJSON',
       description:
         'The project and every record of it in the import format, one record a line (the same bytes as `storefront export --format ndjson`), hidden products and plans of every status included: importable again as it is. Needs every read scope (users:read, orders:read, products:read_hidden).',
-      tags,
-      params: ProjectParams,
-      querystring: withDownloadToken(EmptyQuery),
-      response: {
-        200: fileAnswer('application/x-ndjson', 'the project, then its records, one a line', PROJECT_NDJSON_EXAMPLE),
-        ...errorResponses(400, 401, 403, 404),
-      },
+      ...exportSchema(
+        EmptyQuery,
+        fileAnswer('application/x-ndjson', 'the project, then its records, one a line', PROJECT_NDJSON_EXAMPLE),
+      ),
     },
     handler: async (request, reply) => {
       const projectId = request.project.id;
-      const body = stream(request, (db, emit) => exportProject(db, projectId, emit, 'ndjson'));
+      const body = streamed(request, maxMs, (db, emit) => exportProject(db, projectId, emit, 'ndjson'));
       return attachment(reply, 'application/x-ndjson', `${projectId}.ndjson`, body);
     },
   });

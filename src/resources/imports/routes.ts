@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { boundByProgress } from '../../http/progress-bounded-bodies.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
 import { type ImportFormat, type Spooled, checkDeclaredLength, removeSpool, spool } from '../../imports/spool.js';
 import { headerProblems } from '../products/csv-columns.js';
 import { readCsvHeader } from '../../import/csv.js';
@@ -28,6 +29,8 @@ import {
 
 const write = { auth: 'key', scope: 'imports:write' } as const;
 const tags = ['imports'];
+/** What the routes of one import share: its id in the path, and no query. */
+const ofOneImport = { tags, params: ImportParams, querystring: EmptyQuery };
 const MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'];
 /** beyond a `Prefer: wait`, time to write the answer before the socket counts as idle */
 const WAIT_SLACK_MS = 5_000;
@@ -76,47 +79,16 @@ function locationOf(projectId: string, id: number): string {
 
 export async function importRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  await uploadRoute(app);
+  jobRoutes(app);
+}
+
+/** The upload, in a scope of its own: its body parsers stream to disk. */
+async function uploadRoute(app: TypedApp): Promise<void> {
   const host = hostname();
 
-  // The upload, in a scope of its own: its body parsers stream to disk.
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(MEDIA_TYPES, (request, payload, done) => {
-      const type = request.headers['content-type'] ?? '';
-      const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
-      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
-      const format = formatOf(type);
-      const { maxBytes, spoolDir, idleTimeoutMs } = app.imports;
-      try {
-        checkDeclaredLength(request.headers['content-length'], maxBytes);
-      } catch (e) {
-        return done(e as Error, undefined);
-      }
-      // However long the file takes to arrive, as long as it keeps arriving.
-      const release = boundByProgress(request.raw);
-      const received = spool(payload, format, { dir: spoolDir, maxBytes, idleMs: idleTimeoutMs });
-      received.then(release, release);
-      const query = request.query as Record<string, unknown>;
-      const spooled = received.then(async (spooled) => {
-        if (format !== 'csv') return spooled;
-        try {
-          await checkCsvHeader(spooled.path, query.mode === 'replace');
-        } catch (e) {
-          await removeSpool(spooled.path);
-          throw e;
-        }
-        return spooled;
-      });
-      spooled.then((spooled) => {
-        uploads.set(request, { ...spooled, taken: false });
-        // What the Idempotency-Key compares (src/plugins/idempotency.ts): the same bytes
-        // sent again, as the same kind of import, are the same request.
-        const { dry_run, mode } = query;
-        done(null, { format, bytes: spooled.bytes, sha256: spooled.sha256, dry_run: dry_run === 'true', mode });
-      }, done);
-    });
-    scope.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
-
+    spoolingParsers(scope);
     const upload = scope.withTypeProvider<TypeBoxTypeProvider>();
     upload.post('/imports/', {
       config: write,
@@ -135,29 +107,8 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
           ...errorResponses(400, 401, 403, 404, 408, 409, 413, 415),
         },
       },
-      onSend: (request, reply, payload, done) => {
-        // A replayed answer (Idempotency-Key) was stored without its Location.
-        if (reply.getHeader('idempotent-replayed') && !reply.hasHeader('location') && typeof payload === 'string') {
-          try {
-            const id = (JSON.parse(payload) as { id?: unknown }).id;
-            if (typeof id === 'number') reply.header('location', locationOf(request.project.id, id));
-          } catch {
-            // not an Import: nothing to add
-          }
-        }
-        done(null, payload);
-      },
-      onResponse: (request, _reply, done) => {
-        const spooled = uploads.get(request);
-        if (!spooled || spooled.taken) return done();
-        removeSpool(spooled.path).then(
-          () => done(),
-          (err: unknown) => {
-            request.log.warn({ err }, 'could not remove an unused import spool file');
-            done();
-          },
-        );
-      },
+      onSend: locationOnReplay,
+      onResponse: removeUnusedSpool,
       handler: async (request, reply) => {
         const spooled = uploads.get(request);
         if (!spooled) throw unsupported();
@@ -193,7 +144,10 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       },
     });
   });
+}
 
+/** The jobs: listed, one read, one canceled. */
+function jobRoutes(app: TypedApp): void {
   app.get('/imports/', {
     config: write,
     schema: {
@@ -217,9 +171,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       operationId: 'getImport',
       summary: 'Get an import',
       description: 'Its status and progress; once it ended, its counts or its errors by place.',
-      tags,
-      params: ImportParams,
-      querystring: EmptyQuery,
+      ...ofOneImport,
       response: { 200: ImportRef, ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request) => {
@@ -237,9 +189,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       summary: 'Cancel an import',
       description:
         'A queued or running import stops and nothing of it is written: 200 with the canceled Import (202 while the process running it has not yet stopped it). An import that already ended is 409. Takes no body.',
-      tags,
-      params: ImportParams,
-      querystring: EmptyQuery,
+      ...ofOneImport,
       response: {
         200: ImportRef,
         202: { $ref: 'Import', description: 'Accepted: the process running it stops it shortly' },
@@ -261,3 +211,69 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
     },
   });
 }
+
+/** The upload scope's body parsers: the file streamed to a spool file, a CSV's header checked. */
+function spoolingParsers(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(MEDIA_TYPES, (request, payload, done) => {
+    const type = request.headers['content-type'] ?? '';
+    const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
+    const format = formatOf(type);
+    const { maxBytes, spoolDir, idleTimeoutMs } = scope.imports;
+    try {
+      checkDeclaredLength(request.headers['content-length'], maxBytes);
+    } catch (e) {
+      return done(e as Error, undefined);
+    }
+    // However long the file takes to arrive, as long as it keeps arriving.
+    const release = boundByProgress(request.raw);
+    const received = spool(payload, format, { dir: spoolDir, maxBytes, idleMs: idleTimeoutMs });
+    received.then(release, release);
+    const query = request.query as Record<string, unknown>;
+    const spooled = received.then(async (spooled) => {
+      if (format !== 'csv') return spooled;
+      try {
+        await checkCsvHeader(spooled.path, query.mode === 'replace');
+      } catch (e) {
+        await removeSpool(spooled.path);
+        throw e;
+      }
+      return spooled;
+    });
+    spooled.then((spooled) => {
+      uploads.set(request, { ...spooled, taken: false });
+      // What the Idempotency-Key compares (src/plugins/idempotency.ts): the same bytes
+      // sent again, as the same kind of import, are the same request.
+      const { dry_run, mode } = query;
+      done(null, { format, bytes: spooled.bytes, sha256: spooled.sha256, dry_run: dry_run === 'true', mode });
+    }, done);
+  });
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(unsupported(), undefined));
+}
+
+/** A replayed answer (Idempotency-Key) was stored without its Location: it gets it again. */
+const locationOnReplay: onSendHookHandler<unknown> = (request, reply, payload, done) => {
+  if (reply.getHeader('idempotent-replayed') && !reply.hasHeader('location') && typeof payload === 'string') {
+    try {
+      const id = (JSON.parse(payload) as { id?: unknown }).id;
+      if (typeof id === 'number') reply.header('location', locationOf(request.project.id, id));
+    } catch {
+      // not an Import: nothing to add
+    }
+  }
+  done(null, payload);
+};
+
+/** An upload no job took (refused, or the answer went out without one): its spool file goes. */
+const removeUnusedSpool: onResponseHookHandler = (request, _reply, done) => {
+  const spooled = uploads.get(request);
+  if (!spooled || spooled.taken) return done();
+  removeSpool(spooled.path).then(
+    () => done(),
+    (err: unknown) => {
+      request.log.warn({ err }, 'could not remove an unused import spool file');
+      done();
+    },
+  );
+};

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../errors.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
 import { Type } from 'typebox';
 import { createKey, findKeyInfo, listKeys, revokeTarget, rollKey } from '../../keys/repository.js';
 import { type Scope, hasScope } from '../../keys/scopes.js';
@@ -14,19 +15,28 @@ import { CreatedKey, KeyCreate, KeyList, KeyParams, KeyRoll, RevokedKey, RolledK
 // (its answer would be stored: src/plugins/idempotency.ts).
 
 const manage = { auth: 'key', scope: 'keys:manage' } as const;
+const tags = ['keys'];
+/** What the routes of the project's keys share: the project in the path, and no query. */
+const ofProject = { tags, params: ProjectParams, querystring: EmptyQuery };
+/** What the routes of one key share: the key's id in the path, and no query. */
+const ofOneKey = { tags, params: KeyParams, querystring: EmptyQuery };
 
 export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  readRoutes(app);
+  createRoute(app);
+  oneKeyRoutes(app);
+}
 
+/** The project's keys, and the calling key itself. */
+function readRoutes(app: TypedApp): void {
   app.get('/keys/', {
     config: manage,
     schema: {
       operationId: 'listKeys',
       summary: "List the project's keys",
       description: 'The keys that still work, by id, with their scopes, expiry and last use; never a secret.',
-      tags: ['keys'],
-      params: ProjectParams,
-      querystring: EmptyQuery,
+      ...ofProject,
       response: { 200: KeyList, ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => ({ data: await listKeys(app.storage, request.project.id, app.keys.now()) }),
@@ -40,9 +50,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       summary: 'Get the calling key',
       description:
         'The key that makes this call: id, label, scopes, created_at and expires_at; never its secret. Needs no scope.',
-      tags: ['keys'],
-      params: ProjectParams,
-      querystring: EmptyQuery,
+      ...ofProject,
       response: { 200: Type.Ref('CurrentKey'), ...errorResponses(400, 401, 404) },
     },
     handler: async (request) => {
@@ -52,16 +60,17 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       return found;
     },
   });
+}
 
+/** A new key: the answer holds its secret, shown this once. */
+function createRoute(app: TypedApp): void {
   app.post('/keys/', {
     config: { ...manage, answerHoldsSecret: true },
     schema: {
       operationId: 'createKey',
       summary: 'Create a key',
       description: 'The answer holds the new key, shown this once. The scopes default to those of the key that asks.',
-      tags: ['keys'],
-      params: ProjectParams,
-      querystring: EmptyQuery,
+      ...ofProject,
       body: KeyCreate,
       response: { 201: CreatedKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },
@@ -78,16 +87,17 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       return { ...made.info, key: made.key };
     },
   });
+}
 
+/** One key: revoked (it stops at once) or rolled (a new secret, the old one for a while). */
+function oneKeyRoutes(app: TypedApp): void {
   app.post('/keys/:key_id/revoke', {
     config: manage,
     schema: {
       operationId: 'revokeKey',
       summary: 'Revoke a key',
       description: 'The key stops working at once, in every server process. Takes no body.',
-      tags: ['keys'],
-      params: KeyParams,
-      querystring: EmptyQuery,
+      ...ofOneKey,
       response: { 200: RevokedKey, ...errorResponses(400, 401, 404, 413, 415) },
     },
     handler: async (request) => {
@@ -116,9 +126,7 @@ export async function keyRoutes(fastify: FastifyInstance): Promise<void> {
       summary: 'Roll a key',
       description:
         'A new key with the same label, scopes and lifetime; the old one keeps working for overlap_seconds, then stops. The answer holds the new key, shown this once.',
-      tags: ['keys'],
-      params: KeyParams,
-      querystring: EmptyQuery,
+      ...ofOneKey,
       body: KeyRoll,
       response: { 201: RolledKey, ...errorResponses(400, 401, 403, 404, 413, 415) },
     },

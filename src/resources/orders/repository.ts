@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { rowById } from '../../db/by-id.js';
 import type { Reads } from '../../db/reads.js';
 import type { CountScope } from '../../cache/count-cache.js';
 import type { Database } from '../../db/schema.js';
@@ -97,12 +98,7 @@ async function ordersPage(
 }
 
 export async function findOrder(db: Kysely<Database>, projectId: string, id: number): Promise<OrderRow | undefined> {
-  return db
-    .selectFrom('orders')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return rowById(db, 'orders', projectId, id);
 }
 
 /** Items of each order, in stored position order (one query for a whole page). */

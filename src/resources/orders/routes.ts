@@ -2,9 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../errors.js';
-import { ifMatch } from '../../http/if-match.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ifMatchRow } from '../../http/if-match.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
-import { presentOrder } from './present.js';
+import type { TypedApp } from '../../http/typed-app.js';
+import { type OrderRow, presentOrder } from './present.js';
 import { type OrderFilter, getOrder, itemsOf, listOrders } from './repository.js';
 import { updateOrder } from './update.js';
 import { OrderList, OrderListQuery, OrderParams, OrderUpdate } from './schemas.js';
@@ -13,7 +16,12 @@ const OrderRef = Type.Ref('Order');
 
 export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  readRoutes(app);
+  updateRoute(app);
+}
 
+/** The list, newest first, and one order with its items. */
+function readRoutes(app: TypedApp): void {
   app.get('/orders/', {
     // Kept per orders version (src/plugins/answer-cache.ts); the key is checked before.
     config: { auth: 'key', scope: 'orders:read', answerCache: 'orders' },
@@ -59,7 +67,10 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
       return presentOrder(found.row, found.items);
     },
   });
+}
 
+/** One order changed: its statuses, flags and delivery information. */
+function updateRoute(app: TypedApp): void {
   app.post('/orders/:order_id', {
     config: {
       auth: 'key',
@@ -81,18 +92,11 @@ export async function orderRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request, reply) => {
       const id = request.params.order_id;
-      const precondition = ifMatch(request, reply);
-      const updated = await updateOrder(
-        app.storage,
-        request.project.id,
-        id,
-        request.body,
-        precondition &&
-          (async (trx, current) => {
-            const items = await itemsOf(trx, request.project.id, [current.id]);
-            precondition(presentOrder(current, items.get(current.id) ?? []));
-          }),
-      );
+      const check = ifMatchRow(request, reply, async (trx: Kysely<Database>, current: OrderRow) => {
+        const items = await itemsOf(trx, request.project.id, [current.id]);
+        return presentOrder(current, items.get(current.id) ?? []);
+      });
+      const updated = await updateOrder(app.storage, request.project.id, id, request.body, check);
       if (!updated) throw new ApiError(404, `order ${id} not found`);
       return presentOrder(updated.row, updated.items);
     },

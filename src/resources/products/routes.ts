@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, invalid } from '../../errors.js';
-import { ifMatch } from '../../http/if-match.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { ifMatchRow } from '../../http/if-match.js';
 import { parseIdList, parseRef } from '../../http/params.js';
 import { EmptyQuery, errorResponses, pageMeta, ProjectParams } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
 import { tagProducts } from '../../plugins/cdn-tags.js';
-import { presentProduct } from './present.js';
+import { type ProductRow, presentProduct } from './present.js';
 import { pageJson, productJson } from './presented.js';
 import { type ProductFilter, listProducts } from './list.js';
 import type { ShopSearch } from './search/page.js';
@@ -29,7 +32,12 @@ const ProductRef = Type.Ref('Product');
 export async function productRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   await productBatchRoute(fastify);
+  readRoutes(app);
+  updateRoute(app);
+}
 
+/** The list and one product: assembled from each product's kept JSON. */
+function readRoutes(app: TypedApp): void {
   app.get('/products/', {
     config: { auth: 'fetch_hidden', scope: 'products:read_hidden', answerCache: 'products' },
     schema: {
@@ -95,7 +103,10 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
       return sendJson(reply, json);
     },
   });
+}
 
+/** One product changed (POST): the batch's PATCH is batch-route.ts. */
+function updateRoute(app: TypedApp): void {
   app.post('/products/:product', {
     config: {
       auth: 'key',
@@ -119,18 +130,11 @@ export async function productRoutes(fastify: FastifyInstance): Promise<void> {
     handler: async (request, reply) => {
       const ref = parseRef(request.params.product, 'product');
       const { currency } = request.project;
-      const precondition = ifMatch(request, reply);
-      const updated = await updateProduct(
-        app.storage,
-        request.project.id,
-        ref,
-        request.body,
-        precondition &&
-          (async (trx, current) => {
-            const categories = await categoryIdsOf(trx, request.project.id, [current.id]);
-            precondition(presentProduct(current, currency, categories.get(current.id) ?? []));
-          }),
-      );
+      const check = ifMatchRow(request, reply, async (trx: Kysely<Database>, current: ProductRow) => {
+        const categories = await categoryIdsOf(trx, request.project.id, [current.id]);
+        return presentProduct(current, currency, categories.get(current.id) ?? []);
+      });
+      const updated = await updateProduct(app.storage, request.project.id, ref, request.body, check);
       if (!updated) throw new ApiError(404, `product ${JSON.stringify(request.params.product)} not found`);
       return presentProduct(updated.row, currency, updated.categoryIds);
     },

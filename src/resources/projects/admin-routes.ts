@@ -7,8 +7,8 @@ import { deleteProject } from '../../writes/delete-project.js';
 import { createProject } from '../../writes/project.js';
 import { writeProject } from '../../writes/write-project.js';
 import { ConfirmDelete, CreatedProject, ProjectCreate, ProjectList, ProjectListQuery } from './admin-schemas.js';
-import { recordCounts } from './counts.js';
-import { findProject } from './repository.js';
+import { pageOfProjects } from './counts.js';
+import { hasProject } from './repository.js';
 
 // The admin API (docs/API.md, "Admin API"): a deployment's projects created, listed and
 // deleted over HTTP with an admin key (src/plugins/admin-scope.ts), each call logged with
@@ -59,30 +59,8 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const { page = 1, perpage = 20 } = request.query;
-      const db = app.storage.db;
-      const [rows, total] = await Promise.all([
-        db
-          .selectFrom('projects')
-          .selectAll()
-          .orderBy('id')
-          .limit(perpage)
-          .offset((page - 1) * perpage)
-          .execute(),
-        db
-          .selectFrom('projects')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      const data = [];
-      for (const p of rows)
-        data.push({
-          id: p.id,
-          name: p.name,
-          currency: p.currency,
-          created_at: Number(p.created_at),
-          counts: await recordCounts(db, app.counts, p),
-        });
-      return { data, meta: pageMeta(page, perpage, Number(total.n)) };
+      const { data, total } = await pageOfProjects(app.storage, app.counts, page, perpage);
+      return { data, meta: pageMeta(page, perpage, total) };
     },
   });
 
@@ -105,7 +83,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
         throw new ApiError(400, `Confirm-Delete: ${id} is required to delete a project`, [
           { field: 'Confirm-Delete', message: 'required: the id of the project to delete' },
         ]);
-      if (!(await findProject(app.storage.db, id))) throw new ApiError(404, `project ${JSON.stringify(id)} not found`);
+      if (!(await hasProject(app.storage, id))) throw new ApiError(404, `project ${JSON.stringify(id)} not found`);
       if (confirm.trim() !== id)
         throw new ApiError(412, `Confirm-Delete names another project than ${id}`, [
           { field: 'Confirm-Delete', message: `must be ${id}` },

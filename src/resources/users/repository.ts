@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { rowById } from '../../db/by-id.js';
 import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
 import type { SubscriptionRow, UserRow } from './present.js';
@@ -60,7 +61,7 @@ async function usersPage(
 }
 
 export async function findUser(db: Kysely<Database>, projectId: string, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+  return rowById(db, 'users', projectId, id);
 }
 
 /** Subscriptions of each user, in stored position order (one query for a whole page). */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError, invalid } from '../../errors.js';
 import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
+import type { TypedApp } from '../../http/typed-app.js';
 import { AddressRefused, checkEndpointUrl } from '../../webhooks/address-guard.js';
 import {
   DEFAULT_SECRET_OVERLAP_SECONDS,
@@ -40,8 +41,18 @@ const EndpointRef = { $ref: 'WebhookEndpoint' } as const;
 
 export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const seconds = () => Math.floor(app.webhooks.now() / 1000);
+  endpointRoutes(app);
+  endpointStateRoutes(app);
+  deliveryRoutes(app);
+}
 
+/** Now, in unix seconds, as the webhook machinery tells it (a test may set the clock). */
+function seconds(app: TypedApp): number {
+  return Math.floor(app.webhooks.now() / 1000);
+}
+
+/** The endpoints themselves: list, create, delete. */
+function endpointRoutes(app: TypedApp): void {
   app.get('/webhooks/', {
     config: manage,
     schema: {
@@ -53,7 +64,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       querystring: EmptyQuery,
       response: { 200: WebhookEndpointList, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: async (request) => ({ data: await listEndpoints(app.storage, request.project.id, seconds()) }),
+    handler: async (request) => ({ data: await listEndpoints(app.storage, request.project.id, seconds(app)) }),
   });
 
   app.post('/webhooks/', {
@@ -78,7 +89,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
         throw e;
       }
       try {
-        const made = await createEndpoint(app.storage, request.project.id, url, events, seconds());
+        const made = await createEndpoint(app.storage, request.project.id, url, events, seconds(app));
         reply.code(201);
         return { ...made.info, secret: made.secret };
       } catch (e) {
@@ -103,7 +114,10 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       return { id, deleted: true as const };
     },
   });
+}
 
+/** An endpoint's state: enabled again after a 410, its secret rolled. */
+function endpointStateRoutes(app: TypedApp): void {
   app.post('/webhooks/:endpoint_id/enable', {
     config: manage,
     schema: {
@@ -116,7 +130,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const id = request.params.endpoint_id;
-      const info = await enableEndpoint(app.storage, id, seconds(), request.project.id);
+      const info = await enableEndpoint(app.storage, id, seconds(app), request.project.id);
       if (!info) throw endpointNotFound(id);
       return info;
     },
@@ -144,7 +158,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
         app.storage,
         id,
         request.body.overlap_seconds ?? DEFAULT_SECRET_OVERLAP_SECONDS,
-        seconds(),
+        seconds(app),
         request.project.id,
       );
       if (!rolled) throw endpointNotFound(id);
@@ -152,7 +166,10 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       return { ...rolled.info, secret: rolled.secret };
     },
   });
+}
 
+/** What was sent: an endpoint's deliveries, and a message sent again. */
+function deliveryRoutes(app: TypedApp): void {
   app.get('/webhooks/:endpoint_id/deliveries', {
     config: manage,
     schema: {
