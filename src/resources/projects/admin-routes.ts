@@ -59,6 +59,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const { page = 1, perpage = 20 } = request.query;
+      request.log.info({ admin_key: request.adminKeyId, page, perpage }, 'admin: projects listed');
       const db = app.storage.db;
       const [rows, total] = await Promise.all([
         db
