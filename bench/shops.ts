@@ -23,7 +23,7 @@ export const PRODUCTS_EACH = 20;
 const UNKNOWN = 20_000;
 const WRITERS = 4;
 /** a key's budget a minute: the writers (5 a second each) stay under it, the flood does not */
-const KEY_MAX = 1200;
+const KEY_MAX = 600;
 const WRITE_PAUSE_MS = 200;
 const FLOOD_CONNECTIONS = 4;
 
