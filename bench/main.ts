@@ -25,6 +25,7 @@ import {
 } from './processes.js';
 import { csvRoundTrip, csvTable } from './csv-exports.js';
 import { searchBench } from './search.js';
+import { type ShopsRow, shopsBench, shopsTable } from './shops.js';
 import { type Random, chooseSeed, seeded } from './random.js';
 import {
   type BulkImportRow,
@@ -60,6 +61,10 @@ const { values } = parseArgs({
     'no-cache': { type: 'boolean', default: false },
     /** only the read cases on a private primary with one streaming standby against the primary alone (bench/replicas.ts) */
     replicas: { type: 'boolean', default: false },
+    /** only the many-shops cases (bench/shops.ts): reads across --projects shops and one of --big products, isolation beside an import of --import */
+    shops: { type: 'boolean', default: false },
+    projects: { type: 'string', default: '2000' },
+    big: { type: 'string', default: '100000' },
     /** only the shopper search cases (bench/search.ts): q, facets, recall beside MiniSearch */
     search: { type: 'boolean', default: false },
     /** only the live-shop cases: reads beside order updates, stock updates and imports */
@@ -146,6 +151,39 @@ async function main(): Promise<void> {
     const replicas = await replicaBench(options);
     writeFileSync(file, `${JSON.stringify({ ...run, replicas }, null, 2)}\n`);
     process.stdout.write(`seed ${seed}\n\n${replicaTable(replicas)}\n\nwritten to ${file}\n`);
+    return;
+  }
+  if (values.shops) {
+    const rows: ShopsRow[] = [];
+    for (const backend of backends) {
+      const db = await createDatabase(backend, work, 'shops');
+      try {
+        log(`${backend}: many shops`);
+        const projects = smoke ? 20 : Number(values.projects);
+        const big = smoke ? 200 : Number(values.big);
+        const importSize = smoke ? 300 : (importOption ?? 200_000);
+        const random = seeded(seed + projects);
+        rows.push(
+          await shopsBench({
+            backend,
+            url: db.url,
+            work,
+            projects,
+            big,
+            importSize,
+            seconds,
+            connections,
+            random,
+            log,
+          }),
+        );
+        writeFileSync(file, `${JSON.stringify({ ...run, shops: rows }, null, 2)}\n`);
+      } finally {
+        await db.drop();
+      }
+    }
+    rmSync(work, { recursive: true, force: true });
+    process.stdout.write(`seed ${seed}\n\n${shopsTable(rows)}\n\nwritten to ${file}\n`);
     return;
   }
   const basePort = await freePort();

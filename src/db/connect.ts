@@ -24,6 +24,12 @@ export interface Storage {
   /** where the data lives, without credentials: safe to print */
   describe: string;
   close(): Promise<void>;
+  /**
+   * SQLite in worker threads only: `db` for writes that may wait for the writer as long as it
+   * takes (the server's import jobs, src/db/long-writes.ts); `db`'s writes give up after
+   * ConnectOptions.sqliteWriteWaitMs and are answered 503 with Retry-After.
+   */
+  patientDb?: Kysely<Database>;
   /** SQLite only: the driver's own handle, for bulk writers that reuse prepared statements */
   sqlite?: SQLite.Database;
   /**
@@ -55,7 +61,20 @@ export interface ConnectOptions extends PoolOptions {
    * default 2 MiB the index pages of a million rows are evicted and read again every batch).
    */
   sqliteCacheMiB?: number;
+  /**
+   * SQLite in worker threads only: how long a write waits for the one writer thread (held by
+   * another write, a long import's transaction) before it fails with WriterBusyError,
+   * answered 503 with Retry-After. Default WRITE_WAIT_MS.
+   */
+  sqliteWriteWaitMs?: number;
 }
+
+/**
+ * How long a server's write waits for another write before it answers 503 with Retry-After:
+ * for SQLite's writer thread (ConnectOptions.sqliteWriteWaitMs), for a row lock on PostgreSQL
+ * (lock_timeout, src/writes/write-project.ts).
+ */
+export const WRITE_WAIT_MS = 2000;
 
 /** How long a long-running connection (the CLI's) waits for another process's write lock on SQLite. */
 export const LONG_RUNNING_BUSY_TIMEOUT_MS = 30 * 60_000;
@@ -91,7 +110,9 @@ function connectSqlite(path: string, options: ConnectOptions): Storage {
     // open for `sqlite`'s users and is closed last.
     const readerPool = new ThreadPool({ path, readonly: true }, readers, readers * READER_GROWTH);
     const writerPool = new ThreadPool({ path, readonly: false, cacheMiB }, 1);
-    const db = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool) });
+    const waitMs = options.sqliteWriteWaitMs ?? WRITE_WAIT_MS;
+    const db = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool, waitMs) });
+    const patientDb = new Kysely<Database>({ dialect: new ThreadedSqliteDialect(readerPool, writerPool) });
     const quick = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const close = async () => {
       await db.destroy();
@@ -101,7 +122,8 @@ function connectSqlite(path: string, options: ConnectOptions): Storage {
       await quick.destroy();
       if (sqlite.open) sqlite.close();
     };
-    return { db, reads: readsOver(db, db, quick), backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
+    const reads = readsOver(db, db, quick);
+    return { db, patientDb, reads, backend: 'sqlite', describe, close, sqlite, sqliteReaders: readers };
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, reads: readsOver(db), backend: 'sqlite', describe, close: () => db.destroy(), sqlite, sqliteReaders: 0 };

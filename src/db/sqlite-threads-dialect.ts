@@ -32,16 +32,21 @@ import type { SqliteThread, ThreadPool } from './sqlite-threads.js';
 export class ThreadedSqliteAdapter extends SqliteAdapter {}
 
 export class ThreadedSqliteDialect extends SqliteDialect {
+  /**
+   * `writeWaitMs`: how long a write or transaction waits for the writer thread before it gives
+   * up with a WriterBusyError (sqlite-threads.ts); undefined: as long as it takes.
+   */
   constructor(
     private readonly readers: ThreadPool,
     private readonly writer: ThreadPool,
+    private readonly writeWaitMs?: number,
   ) {
     // SqliteDialect's own driver is never made; the query compiler and introspector are its.
     super({ database: () => Promise.reject(new Error('unused')) });
   }
 
   override createDriver(): Driver {
-    return new ThreadedSqliteDriver(this.readers, this.writer);
+    return new ThreadedSqliteDriver(this.readers, this.writer, this.writeWaitMs);
   }
 
   override createAdapter(): SqliteAdapter {
@@ -65,13 +70,14 @@ class ThreadedSqliteDriver implements Driver {
   constructor(
     private readonly readers: ThreadPool,
     private readonly writer: ThreadPool,
+    private readonly writeWaitMs?: number,
   ) {}
 
   async init(): Promise<void> {}
 
   // A connection is a handle that borrows a thread per statement, or for a transaction.
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new ThreadedConnection(this.readers, this.writer);
+    return new ThreadedConnection(this.readers, this.writer, this.writeWaitMs);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -118,11 +124,12 @@ class ThreadedConnection implements DatabaseConnection {
   constructor(
     private readonly readers: ThreadPool,
     private readonly writer: ThreadPool,
+    private readonly writeWaitMs?: number,
   ) {}
 
   async begin(readOnly: boolean): Promise<void> {
     const pool = readOnly ? this.readers : this.writer;
-    const thread = await pool.acquire();
+    const thread = await pool.acquire(readOnly ? undefined : this.writeWaitMs);
     this.held = { thread, pool };
     try {
       await thread.run('begin', []);
@@ -159,8 +166,9 @@ class ThreadedConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const arrays = AS_ARRAYS.has(query);
     if (this.held) return result<R>(await this.held.thread.run(query.sql, query.parameters, arrays));
-    const pool = SelectQueryNode.is(query.query) ? this.readers : this.writer;
-    const thread = await pool.acquire();
+    const read = SelectQueryNode.is(query.query);
+    const pool = read ? this.readers : this.writer;
+    const thread = await pool.acquire(read ? undefined : this.writeWaitMs);
     try {
       return result<R>(await thread.run(query.sql, query.parameters, arrays));
     } finally {

@@ -91,6 +91,19 @@ function sqliteError(error: { message: string; code?: string }): Error {
   return error.code ? new SQLite.SqliteError(error.message, error.code) : new Error(error.message);
 }
 
+/**
+ * A write that waited `waitMs` for the one writer thread, held all that time by other writes (a
+ * long import's transaction): SQLITE_BUSY as SQLite itself would say past busy_timeout, so
+ * that it is answered 503 with Retry-After (src/http/error-mapping.ts), never left waiting
+ * until the client gives up.
+ */
+export class WriterBusyError extends Error {
+  readonly code = 'SQLITE_BUSY_WRITER';
+  constructor(waitMs: number) {
+    super(`the database's writer was busy for ${waitMs} ms (another write holds it)`);
+  }
+}
+
 /** How long a thread beyond the pool's size may stay idle before it ends. */
 const EXTRA_IDLE_MS = 10_000;
 
@@ -123,7 +136,11 @@ export class ThreadPool {
     return this.all.size;
   }
 
-  acquire(): Promise<SqliteThread> {
+  /**
+   * The next free thread. With `waitMs`, a caller still waiting after that long gives up
+   * with a WriterBusyError (answered 503 with Retry-After) and leaves the queue.
+   */
+  acquire(waitMs?: number): Promise<SqliteThread> {
     if (this.closed) return Promise.reject(new Error('the SQLite connection is closed'));
     const thread = this.idle.pop();
     if (thread) {
@@ -131,7 +148,18 @@ export class ThreadPool {
       return Promise.resolve(thread.alive ? thread : this.replace(thread));
     }
     if (this.all.size < this.max) return Promise.resolve(this.spawn());
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (waitMs === undefined) return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      const waiter = (t: SqliteThread) => {
+        clearTimeout(timer);
+        resolve(t);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        reject(new WriterBusyError(waitMs));
+      }, waitMs);
+      this.waiting.push(waiter);
+    });
   }
 
   release(thread: SqliteThread): void {

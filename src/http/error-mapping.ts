@@ -52,9 +52,11 @@ export function toApiError(error: FastifyError, context: ErrorContext = {}): Api
 
 // What node-postgres and better-sqlite3 really throw when the database cannot answer now:
 // socket errors (the server is down or the network cut), PostgreSQL's connection and
-// shutdown classes (08, 57P0x), too_many_connections (53300), a statement timeout (57014),
+// shutdown classes (08, 57P0x), too_many_connections (53300), a statement timeout (57014), a
+// write's lock_timeout (55P03: another write held the lock longer than a request waits),
 // and pg's own messages that carry no code (pool connect timeout, a connection ended
-// mid-query, a client-side query timeout). SQLITE_BUSY* is a lock held past busy_timeout.
+// mid-query, a client-side query timeout). SQLITE_BUSY* is a lock held past busy_timeout, or the
+// writer thread held past WRITE_WAIT_MS (SQLITE_BUSY_WRITER, src/db/sqlite-threads.ts).
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -68,6 +70,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '57014',
+  '55P03',
   '53300',
   '08000',
   '08003',

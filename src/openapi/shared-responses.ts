@@ -4,7 +4,7 @@ import { type ErrorStatus, codeFor } from '../errors.js';
 // meaning wherever it comes from. Each is described once, under components/responses, and
 // operations refer to it: the document, and the client types generated from it, say each
 // error once instead of once per operation. The descriptions are those of docs/API.md,
-// "Errors"; a 401 comes with WWW-Authenticate and a 429 with Retry-After on every route.
+// "Errors"; a 401 comes with WWW-Authenticate and a 429 and a 503 with Retry-After on every route.
 
 type Json = Record<string, unknown>;
 
@@ -57,7 +57,14 @@ const SHARED: Record<string, SharedResponse> = {
     },
   },
   InternalError: { status: 500, description: 'an unexpected failure; the message never carries details' },
-  Unavailable: { status: 503, description: 'storage is unreachable; try again shortly' },
+  Unavailable: {
+    status: 503,
+    description:
+      'storage is unreachable, or busy with another write for longer than a request waits; try again after Retry-After seconds',
+    headers: {
+      'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } },
+    },
+  },
 };
 
 const NAME_OF_STATUS = new Map(Object.entries(SHARED).map(([name, { status }]) => [String(status), name]));

@@ -6,6 +6,9 @@ import { toApiError } from '../http/error-mapping.js';
 // One place shapes every error into the envelope of the API (src/http/error-mapping.ts) and
 // answers a path nothing serves with a 404 in the same envelope.
 
+/** Seconds a 503 asks the client to wait before trying again. */
+export const RETRY_AFTER_S = 2;
+
 export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -19,6 +22,9 @@ export default fp(
         request.log.warn({ code: (error as { code?: string }).code, reason: error.message }, 'storage unavailable');
       else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
       if (apiError.status === 401) reply.header('www-authenticate', 'Bearer');
+      // The database is down, or busy with another write past the wait a request is given:
+      // when to try again (CONTRACT 19: a write is answered, never left waiting).
+      if (apiError.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', RETRY_AFTER_S);
       return reply.code(apiError.status).send(apiError.toBody());
     });
 

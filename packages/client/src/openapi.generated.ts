@@ -1272,13 +1272,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description unavailable: storage is unreachable; try again shortly */
+        /** @description unavailable: storage is unreachable, or busy with another write for longer than a request waits; try again after Retry-After seconds */
         Unavailable: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description seconds to wait before trying again */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {

@@ -59,6 +59,7 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     },
     handler: async (request) => {
       const { page = 1, perpage = 20 } = request.query;
+      request.log.info({ admin_key: request.adminKeyId, page, perpage }, 'admin: projects listed');
       const { data, total } = await pageOfProjects(app.storage, app.counts, page, perpage);
       return { data, meta: pageMeta(page, perpage, total) };
     },
