@@ -46,6 +46,7 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
     snapshotStream(request.reads, produce, {
       maxMs,
       onLimit: (ms) => request.log.warn({ ms }, 'export ended at EXPORT_MAX_SECONDS: the client read too slowly'),
+      onLost: (error) => request.log.warn({ err: error }, 'export cut off: its read replica lost the snapshot'),
     });
 
   app.get('/exports/products.csv', {
