@@ -143,7 +143,7 @@ function connectPostgres(url: string, options: ConnectOptions): Storage {
     return { db, reads, backend: 'postgres', describe: redact(url), close: () => db.destroy(), pool: stats };
   }
   // Beside replicas, the primary's own reads are counted, for the share each database serves.
-  const replicas = new ReplicaSet(pool, replicaUrls, { ...options, maxLagMs: options.replicaMaxLagMs });
+  const replicas = new ReplicaSet(pool, replicaUrls, { ...options, maxLagMs: options.replicaMaxLagMs }, () => reads);
   const count = () => void replicas.primaryStatements++;
   const general = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: counting(releasingBroken(pool), count) }),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isPostgres, readOnlySnapshot } from './dialect.js';
+import { SnapshotLost } from './replica-pool.js';
 import type { Database } from './schema.js';
 import { isThreadedSqlite } from './sqlite-threads-dialect.js';
 import { writtenVersion } from './written-versions.js';
@@ -72,6 +73,11 @@ export interface ReadRouting {
   source: string;
   /** the usable replicas' handles, in the order to try them (none: the primary alone) */
   replicas?: () => readonly Reads[];
+  /**
+   * A replica's: the primary's handle, where a snapshot read the replica lost (a recovery
+   * conflict, a lost connection: SnapshotLost, replica-pool.ts) restarts whole.
+   */
+  primary?: () => Reads;
 }
 
 /**
@@ -85,6 +91,16 @@ export function readsOver(
   routing: ReadRouting = { source: 'primary' },
 ): Reads {
   const replicas = routing.replicas;
+  const { primary } = routing;
+  // On a replica, a snapshot it lost is read again from the start on the primary: none of its
+  // statements' answers are kept, so the read sees the primary's one state.
+  const restarting = <T>(first: Promise<T>, again: (on: Reads) => Promise<T>): Promise<T> =>
+    primary
+      ? first.catch((error: unknown) => {
+          if (!(error instanceof SnapshotLost)) throw error;
+          return again(primary());
+        })
+      : first;
   const reads: Reads = {
     point,
     general,
@@ -97,12 +113,13 @@ export function readsOver(
     written: (projectId) => writtenVersion(db, projectId),
     longSnapshot(read) {
       if (general.isTransaction) return read(general);
-      if (isPostgres(general)) return readOnlySnapshot(general).execute(read);
+      if (isPostgres(general))
+        return restarting(readOnlySnapshot(general).execute(read), (on) => on.longSnapshot(read));
       return reads.snapshot(read);
     },
     exactSnapshot(read) {
       if (general.isTransaction || isThreadedSqlite(general)) return reads.snapshot(read);
-      return readOnlySnapshot(general).execute(read);
+      return restarting(readOnlySnapshot(general).execute(read), (on) => on.exactSnapshot(read));
     },
   };
   const alone = [reads];

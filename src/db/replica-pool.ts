@@ -8,6 +8,12 @@ import type { PoolLike } from './pg-pool.js';
 // next good probe, replicas.ts) and the statement runs again on the primary, unnamed (a name
 // belongs to the replica's sessions). The primary has every row the replica had, and more:
 // what a request reads after that is as new as what a request on the primary reads.
+//
+// Not inside a transaction: a read that holds one snapshot over several statements (an
+// export's, the change feed's exact snapshot) cannot have one of them answered by the primary,
+// whose state is another. There the failure ends the transaction with `SnapshotLost`, and the
+// read restarts whole on the primary (Reads.longSnapshot, reads.ts); the replica's connection
+// is dropped, not pooled (it may still hold the aborted transaction).
 
 export interface ReplicaLink {
   /** a statement the replica answered */
@@ -19,6 +25,16 @@ export interface ReplicaLink {
 }
 
 type Query = (text: unknown, values?: unknown[]) => unknown;
+
+/** A replica failed inside a transaction: its snapshot is gone, and no statement of it was run elsewhere. */
+export class SnapshotLost extends Error {
+  constructor(readonly replicaError: unknown) {
+    super(`the replica's snapshot was lost: ${(replicaError as Error)?.message ?? String(replicaError)}`);
+  }
+}
+
+const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
+const ENDS = /^\s*(commit|rollback|end)\b/i;
 
 export function fallingBack(replica: PoolLike, primary: PoolLike, link: ReplicaLink): PoolLike {
   const onPrimary = async (text: unknown, values?: unknown[]) => {
@@ -41,7 +57,20 @@ export function fallingBack(replica: PoolLike, primary: PoolLike, link: ReplicaL
         link.failed(error);
         return { query: onPrimary, release: () => {} } as unknown as pg.PoolClient;
       }
+      let inTransaction = false;
+      let lost: SnapshotLost | undefined;
       const query: Query = (text, values) => {
+        const sqlText = String(unnamed(text));
+        if (lost) {
+          // The transaction's end after the loss: nothing left to end (the connection is dropped
+          // at release); any other statement of the lost transaction fails the same way.
+          if (!ENDS.test(sqlText)) return Promise.reject(lost);
+          inTransaction = false;
+          return Promise.resolve({ command: 'ROLLBACK', rowCount: null, rows: [], fields: [] });
+        }
+        if (BEGINS.test(sqlText)) inTransaction = true;
+        else if (ENDS.test(sqlText)) inTransaction = false;
+        const within = inTransaction || ENDS.test(sqlText);
         const result = (client.query as Query)(text, values);
         // A cursor (Kysely's streams) is returned as it is, and not run again.
         if (!(result instanceof Promise)) return result;
@@ -53,11 +82,17 @@ export function fallingBack(replica: PoolLike, primary: PoolLike, link: ReplicaL
           (error: unknown) => {
             if (!isReplicaFailure(error)) throw error;
             link.failed(error);
-            return onPrimary(text, values);
+            if (!within) return onPrimary(text, values);
+            lost = new SnapshotLost(error);
+            inTransaction = true;
+            throw lost;
           },
         );
       };
-      return { query, release: (err?: Error | boolean) => client.release(err) } as unknown as pg.PoolClient;
+      return {
+        query,
+        release: (err?: Error | boolean) => client.release(lost ? true : err),
+      } as unknown as pg.PoolClient;
     },
     end: () => replica.end(),
   };

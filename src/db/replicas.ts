@@ -69,6 +69,8 @@ export class ReplicaSet {
     private readonly primary: pg.Pool,
     urls: readonly string[],
     options: ReplicaOptions,
+    /** the primary's read handle: a snapshot a replica lost restarts there */
+    primaryReads: () => Reads,
   ) {
     this.maxLagMs = options.maxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS;
     this.every = Math.min(1000, Math.max(50, Math.floor(this.maxLagMs / 5)));
@@ -87,7 +89,7 @@ export class ReplicaSet {
       const point = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: fallingBack(namingStatements(pool), onPrimary, link) }),
       });
-      replica.reads = readsOver(general, general, point, { source: replica.name });
+      replica.reads = readsOver(general, general, point, { source: replica.name, primary: primaryReads });
       return replica;
     });
     this.timer = setInterval(() => void this.probe(), this.every).unref();

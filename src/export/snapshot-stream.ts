@@ -8,6 +8,14 @@ import type { Database } from '../db/schema.js';
 // buffer is full, so memory holds a page or two whatever the export's size; a client that
 // goes away ends the read (and its transaction) at the next page, and so does one still reading
 // at the export's maximum duration.
+//
+// On a read replica, the standby may cancel the snapshot (a recovery conflict: the primary
+// vacuumed rows it still shows) or be lost. The read then restarts whole on the primary
+// (Reads.longSnapshot) while nothing has been sent; once some of the answer is out, another
+// database's state cannot continue it (its records would not agree with those sent), so the
+// answer is cut off as at the maximum duration: an incomplete transfer, never a complete-looking
+// one, told once (`onLost`). The replica is left out until its next good probe, so the client's
+// retry is answered by the primary or a replica that is well.
 
 /** What an export writes its text through; resolves once there is room for more. */
 export type Emit = (text: string) => Promise<void>;
@@ -19,7 +27,11 @@ export interface StreamLimit {
   maxMs: number;
   /** told once when the limit ended the answer (a log line saying why) */
   onLimit(ms: number): void;
+  /** told once when a replica lost the snapshot after part of the answer was sent (it is cut off) */
+  onLost?(error: Error): void;
 }
+
+class LostMidway extends Error {}
 
 export function snapshotStream(
   reads: Reads,
@@ -28,6 +40,8 @@ export function snapshotStream(
 ): Readable {
   let resume: (() => void) | undefined;
   let closed = false;
+  let sent = false;
+  let runs = 0;
   const wake = () => {
     const r = resume;
     resume = undefined;
@@ -43,6 +57,7 @@ export function snapshotStream(
   });
   const emit: Emit = async (text) => {
     if (closed) throw new Closed();
+    if (text !== '') sent = true;
     if (text !== '' && !out.push(text)) await new Promise<void>((r) => (resume = r));
     if (closed) throw new Closed();
   };
@@ -56,14 +71,20 @@ export function snapshotStream(
       out.destroy(new Error(`the export ran longer than ${limit.maxMs} ms (EXPORT_MAX_SECONDS)`));
     }, limit.maxMs).unref();
   reads
-    .longSnapshot((db) => produce(db, emit))
+    .longSnapshot((db) => {
+      // A second run is the restart on the primary after a replica lost the snapshot.
+      if (runs++ > 0 && sent) throw new LostMidway("the replica lost the export's snapshot after part of it was sent");
+      return produce(db, emit);
+    })
     .finally(() => clearTimeout(timer))
     .then(
       () => {
         if (!closed) out.push(null);
       },
       (error: unknown) => {
-        if (!(error instanceof Closed)) out.destroy(error as Error);
+        if (error instanceof Closed) return;
+        if (error instanceof LostMidway) limit?.onLost?.(error);
+        out.destroy(error as Error);
       },
     );
   return out;

@@ -7,6 +7,7 @@ import { testApp } from '../support/app.js';
 import { type StandbyPair, serverBinaries, startStandbyPair, until } from '../support/pg-standby.js';
 import { call } from '../support/request.js';
 import { SHOP, seedShop } from '../support/shop.js';
+import { recoveryConflictTests } from './recovery-conflicts.js';
 
 // CONTRACT 16 against a real streaming standby: one private primary and standby (initdb,
 // pg_basebackup -R, pg_ctl; test/support/pg-standby.ts) shared by every test here. They skip
@@ -183,6 +184,8 @@ describe('PostgreSQL read replicas: a private primary and a streaming standby', 
     assert.deepEqual(changing, []);
     assert.doesNotMatch(pair.standbyLog(), /read-only transaction/);
   });
+
+  recoveryConflictTests(() => pair);
 });
 
 function replica(storage: Storage) {

@@ -45,6 +45,7 @@ function streamed(request: FastifyRequest, maxMs: number, produce: Produce): Rea
   return snapshotStream(request.reads, produce, {
     maxMs,
     onLimit: (ms) => request.log.warn({ ms }, 'export ended at EXPORT_MAX_SECONDS: the client read too slowly'),
+    onLost: (error) => request.log.warn({ err: error }, 'export cut off: its read replica lost the snapshot'),
   });
 }
 
