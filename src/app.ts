@@ -140,7 +140,11 @@ async function registerPipeline(
   await app.register(metrics, { token: options.metricsToken, pool: storage.pool, replicas: storage.replicas, backups });
   await app.register(health, { backups });
   await app.register(webhooks, options.webhooks ?? {});
-  await app.register(imports, { idleTimeoutMs: limits.uploadIdleTimeoutMs, ...options.imports });
+  await app.register(imports, {
+    idleTimeoutMs: limits.uploadIdleTimeoutMs,
+    minBytesPerSecond: limits.uploadMinBytesPerSecond,
+    ...options.imports,
+  });
   await app.register(serviceIndex);
   await app.register(projectScope, { now: options.now });
   await app.register(adminScope, { adminKeyHashes: options.adminKeyHashes });

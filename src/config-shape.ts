@@ -26,6 +26,8 @@ export interface LimitsConfig {
    * for this many milliseconds (UPLOAD_IDLE_TIMEOUT_MS)
    */
   uploadIdleTimeoutMs: number;
+  /** an import upload slower than this many bytes a second over a 10 s window fails (UPLOAD_MIN_BYTES_PER_SECOND; 0: no minimum) */
+  uploadMinBytesPerSecond: number;
   /** the request headers must arrive within this many milliseconds (slow-loris) */
   headersTimeoutMs: number;
   /** an idle keep-alive connection is closed after this many milliseconds */
@@ -138,6 +140,7 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = Object.freeze({
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({
   requestTimeoutMs: 30_000,
   uploadIdleTimeoutMs: 30_000,
+  uploadMinBytesPerSecond: 500,
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxHeaderBytes: 16 * 1024,

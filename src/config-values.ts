@@ -34,6 +34,13 @@ export function parseCount(name: string, value: string | undefined, fallback: nu
   return Number(value);
 }
 
+/** A count that may be 0 (0 turns the setting off). */
+export function parseCountOrZero(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,12}$/.test(value)) throw new ConfigError(`${name} must be 0 or a positive integer, got "${value}"`);
+  return Number(value);
+}
+
 export function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   if (['1', 'on', 'true'].includes(value)) return true;

@@ -4,6 +4,7 @@ import {
   ConfigError,
   parseAdminKeyHashes,
   parseCount,
+  parseCountOrZero,
   parsePoolSize,
   parsePort,
   parseReaders,
@@ -97,6 +98,11 @@ function loadLimits(env: NodeJS.ProcessEnv): Config['limits'] {
   return {
     requestTimeoutMs: countOf(env, 'REQUEST_TIMEOUT_MS', DEFAULT_LIMITS.requestTimeoutMs),
     uploadIdleTimeoutMs: countOf(env, 'UPLOAD_IDLE_TIMEOUT_MS', DEFAULT_LIMITS.uploadIdleTimeoutMs),
+    uploadMinBytesPerSecond: parseCountOrZero(
+      'UPLOAD_MIN_BYTES_PER_SECOND',
+      env.UPLOAD_MIN_BYTES_PER_SECOND,
+      DEFAULT_LIMITS.uploadMinBytesPerSecond,
+    ),
     headersTimeoutMs: countOf(env, 'HEADERS_TIMEOUT_MS', DEFAULT_LIMITS.headersTimeoutMs),
     keepAliveTimeoutMs: countOf(env, 'KEEP_ALIVE_TIMEOUT_MS', DEFAULT_LIMITS.keepAliveTimeoutMs),
     maxHeaderBytes: countOf(env, 'MAX_HEADER_BYTES', DEFAULT_LIMITS.maxHeaderBytes),

@@ -32,7 +32,7 @@ const SHARED: Record<string, SharedResponse> = {
   RequestTimeout: {
     status: 408,
     description:
-      'the request did not arrive within REQUEST_TIMEOUT_MS, or an import upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS; the connection is closed',
+      'the request did not arrive within REQUEST_TIMEOUT_MS, or an import upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS or too slowly (UPLOAD_MIN_BYTES_PER_SECOND); the connection is closed',
   },
   Conflict: {
     status: 409,

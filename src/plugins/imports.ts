@@ -19,6 +19,10 @@ export interface ImportOptions {
   spoolDir?: string;
   /** UPLOAD_IDLE_TIMEOUT_MS */
   idleTimeoutMs?: number;
+  /** UPLOAD_MIN_BYTES_PER_SECOND (0: no minimum) */
+  minBytesPerSecond?: number;
+  /** tests: the window that rate is judged over */
+  rateWindowMs?: number;
   /**
    * where the jobs' imports write (serve: a connection without the serving pool's statement
    * timeout, src/db/long-writes.ts); default the app's storage
@@ -35,6 +39,9 @@ export interface Imports {
   spoolDir: string;
   /** an upload sending nothing for this long fails (408) */
   idleTimeoutMs: number;
+  /** an upload slower than this over a window fails (408) */
+  minBytesPerSecond: number;
+  rateWindowMs?: number;
   runner: ImportRunner;
 }
 
@@ -43,6 +50,8 @@ export default fp(
     const maxBytes = options.maxBytes ?? DEFAULT_IMPORTS.maxBytes;
     const spoolDir = options.spoolDir ?? DEFAULT_IMPORTS.spoolDir;
     const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_LIMITS.uploadIdleTimeoutMs;
+    const minBytesPerSecond = options.minBytesPerSecond ?? DEFAULT_LIMITS.uploadMinBytesPerSecond;
+    const { rateWindowMs } = options;
     const runner = new ImportRunner({
       db: app.storage.db,
       importDb: options.writer?.db,
@@ -52,7 +61,14 @@ export default fp(
       leaseMs: options.leaseMs,
       beforeRun: options.beforeRun,
     });
-    app.decorate('imports', { maxBytes, spoolDir, idleTimeoutMs, runner } satisfies Imports);
+    app.decorate('imports', {
+      maxBytes,
+      spoolDir,
+      idleTimeoutMs,
+      minBytesPerSecond,
+      rateWindowMs,
+      runner,
+    } satisfies Imports);
     if (options.runner) {
       app.addHook('onReady', async () => runner.start());
       app.addHook('onClose', async () => runner.stop());

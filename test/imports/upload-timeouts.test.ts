@@ -157,6 +157,42 @@ eachBackend('an import upload bounded by progress', (backend) => {
   });
 });
 
+test('UPLOAD_MIN_BYTES_PER_SECOND: 500 unless set, 0 turns it off', () => {
+  assert.equal(loadConfig({}).limits.uploadMinBytesPerSecond, 500);
+  assert.equal(loadConfig({ UPLOAD_MIN_BYTES_PER_SECOND: '0' }).limits.uploadMinBytesPerSecond, 0);
+  assert.equal(loadConfig({ UPLOAD_MIN_BYTES_PER_SECOND: '2048' }).limits.uploadMinBytesPerSecond, 2048);
+  for (const value of ['fast', '-5', '1.5'])
+    assert.throws(() => loadConfig({ UPLOAD_MIN_BYTES_PER_SECOND: value }), ConfigError, value);
+});
+
+// HTTP only (the spool is the same for both backends).
+test('an upload that keeps sending, but slower than UPLOAD_MIN_BYTES_PER_SECOND, is 408: no job, no spool file', async (t) => {
+  // 1,000 bytes a second judged over 400 ms windows: a few bytes every 100 ms is far below.
+  const imports = { minBytesPerSecond: 1000, rateWindowMs: 400 };
+  const shop = await importApp(t, 'sqlite', { limits: LIMITS, imports });
+  await shop.app.listen({ port: 0, host: '127.0.0.1' });
+  const before = await stateOf(shop.storage);
+  const connection = await Connection.open(shop.app);
+  t.after(() => connection.close());
+  const file = ndjson(SHOP_LINE, product(600));
+  const headers = { authorization: `Bearer ${shop.shopKey}`, 'content-type': 'application/x-ndjson' };
+  connection.write(head('POST', '/imports/', { ...headers, 'content-length': String(file.length) }));
+  let sent = 0;
+  const drip = setInterval(() => connection.write(file.slice(sent, (sent += 4))), 100);
+  t.after(() => clearInterval(drip));
+  const answer = await connection.answer();
+  clearInterval(drip);
+  assert.equal(answer.status, 408, answer.raw);
+  assert.match(
+    (answer.body as { error: { message: string } }).error.message,
+    /^the upload was too slow: \d+ bytes arrived in 400 ms, under 1000 bytes a second \(UPLOAD_MIN_BYTES_PER_SECOND\); nothing was imported$/,
+  );
+  assert.ok(sent < file.length, 'cut before the file was in');
+  assert.deepEqual(shop.spooled(), []);
+  assert.deepEqual((await shop.send('GET', '/imports/')).body, { data: [] });
+  assert.deepEqual(await stateOf(shop.storage), before);
+});
+
 // HTTP only: one backend is enough.
 test('Prefer: wait longer than the idle limit of a socket still gets its answer', async (t) => {
   // A silent socket is closed after max(REQUEST_TIMEOUT_MS, UPLOAD_IDLE_TIMEOUT_MS) + 5 s: 6 s here.

@@ -245,7 +245,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an import
-         * @description The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or has neither id nor handle (with `mode=replace`: lacks handle, name or price), is 400 at once. A CSV changes only the columns it has (`mode=replace`: whole records, as JSON and NDJSON do); a record equal to the stored one is not written. The Import reports `changes` and `warnings` (values a spreadsheet seems to have damaged). An Idempotency-Key makes a retried upload answer the first Import.
+         * @description The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with `Prefer: wait=<seconds>` (at most 60) it is 200 with the finished Import if it ends in time. `dry_run=true` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s), or fewer than UPLOAD_MIN_BYTES_PER_SECOND (default 500) bytes a second over 10 s, is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or has neither id nor handle (with `mode=replace`: lacks handle, name or price), is 400 at once. A CSV changes only the columns it has (`mode=replace`: whole records, as JSON and NDJSON do); a record equal to the stored one is not written. The Import reports `changes` and `warnings` (values a spreadsheet seems to have damaged). An Idempotency-Key makes a retried upload answer the first Import.
          */
         post: operations["createImport"];
         delete?: never;
@@ -1230,7 +1230,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description request_timeout: the request did not arrive within REQUEST_TIMEOUT_MS, or an import upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS; the connection is closed */
+        /** @description request_timeout: the request did not arrive within REQUEST_TIMEOUT_MS, or an import upload sent nothing for UPLOAD_IDLE_TIMEOUT_MS or too slowly (UPLOAD_MIN_BYTES_PER_SECOND); the connection is closed */
         RequestTimeout: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

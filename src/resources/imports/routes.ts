@@ -95,7 +95,7 @@ async function uploadRoute(app: TypedApp): Promise<void> {
       schema: {
         operationId: 'createImport',
         summary: 'Upload an import',
-        description: `The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s) is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or has neither id nor handle (with \`mode=replace\`: lacks handle, name or price), is 400 at once. A CSV changes only the columns it has (\`mode=replace\`: whole records, as JSON and NDJSON do); a record equal to the stored one is not written. The Import reports \`changes\` and \`warnings\` (values a spreadsheet seems to have damaged). An Idempotency-Key makes a retried upload answer the first Import.`,
+        description: `The file of the import format (a JSON document or NDJSON lines), or products as CSV, is received in full and spooled to disk, then imported as a job: all or nothing, one import of a project at a time, in order. The answer is 202 with the Import and its Location; with \`Prefer: wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}) it is 200 with the finished Import if it ends in time. \`dry_run=true\` checks everything and writes nothing. The upload may take as long as it needs while it keeps arriving: REQUEST_TIMEOUT_MS does not cut it, but one that sends nothing for UPLOAD_IDLE_TIMEOUT_MS (default 30 s), or fewer than UPLOAD_MIN_BYTES_PER_SECOND (default 500) bytes a second over 10 s, is 408 and nothing is queued. A body over IMPORT_MAX_BYTES (default 512 MiB) is 413 at once; another media type is 415; a CSV whose header names unknown columns, or has neither id nor handle (with \`mode=replace\`: lacks handle, name or price), is 400 at once. A CSV changes only the columns it has (\`mode=replace\`: whole records, as JSON and NDJSON do); a record equal to the stored one is not written. The Import reports \`changes\` and \`warnings\` (values a spreadsheet seems to have damaged). An Idempotency-Key makes a retried upload answer the first Import.`,
         tags,
         params: ProjectParams,
         querystring: ImportQuery,
@@ -220,7 +220,7 @@ function spoolingParsers(scope: FastifyInstance): void {
     const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return done(unsupported(), undefined);
     const format = formatOf(type);
-    const { maxBytes, spoolDir, idleTimeoutMs } = scope.imports;
+    const { maxBytes, spoolDir, idleTimeoutMs, minBytesPerSecond, rateWindowMs } = scope.imports;
     try {
       checkDeclaredLength(request.headers['content-length'], maxBytes);
     } catch (e) {
@@ -228,7 +228,13 @@ function spoolingParsers(scope: FastifyInstance): void {
     }
     // However long the file takes to arrive, as long as it keeps arriving.
     const release = boundByProgress(request.raw);
-    const received = spool(payload, format, { dir: spoolDir, maxBytes, idleMs: idleTimeoutMs });
+    const received = spool(payload, format, {
+      dir: spoolDir,
+      maxBytes,
+      idleMs: idleTimeoutMs,
+      minBytesPerSecond,
+      rateWindowMs,
+    });
     received.then(release, release);
     const query = request.query as Record<string, unknown>;
     const spooled = received.then(async (spooled) => {
