@@ -36,12 +36,26 @@ const CATEGORIES = 10;
 const PRODUCTS = 16;
 
 type Fields = Record<string, unknown>;
+interface CategoryChange {
+  id: number;
+  parent: number | null;
+  remove: boolean;
+}
 type Op =
   | { k: 'update'; id: number; fields: Fields }
   | { k: 'batch'; items: { id: number; fields: Fields }[] }
-  | { k: 'import'; format: 'json' | 'ndjson'; products: Fields[]; deletions: number[] }
+  | {
+      k: 'import';
+      format: 'json' | 'ndjson';
+      products: Fields[];
+      deletions: number[];
+      /** the records name their products by handle alone */
+      byHandle: boolean;
+      /** a category change in the same file */
+      category: CategoryChange | null;
+    }
   | { k: 'csv'; replace: boolean; columns: string[]; rows: Fields[] }
-  | { k: 'category'; id: number; parent: number | null; remove: boolean }
+  | ({ k: 'category' } & CategoryChange)
   | { k: 'delete'; type: 'product' | 'category'; ids: number[] }
   | { k: 'currency'; currency: string }
   | { k: 'generate' };
@@ -81,6 +95,11 @@ const record = fc.record(
 const CSV_FIELDS = PRODUCT_CSV_COLUMNS.filter(
   (c) => !['id', 'handle', 'currency', 'custom_sort', 'images', 'updated_at'].includes(c),
 );
+const categoryChange: fc.Arbitrary<CategoryChange> = fc.record({
+  id: fc.integer({ min: 1, max: CATEGORIES }),
+  parent: fc.option(fc.integer({ min: 1, max: CATEGORIES }), { nil: null }),
+  remove: fc.boolean(),
+});
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ k: fc.constant('update' as const), id, fields: fieldArb }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('update' as const), id, fields: stockArb }) },
@@ -98,6 +117,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       format: fc.constantFrom('json' as const, 'ndjson' as const),
       products: fc.uniqueArray(record, { maxLength: 3, selector: (r) => r.id }),
       deletions: fc.uniqueArray(id, { maxLength: 2 }),
+      byHandle: fc.boolean(),
+      category: fc.option(categoryChange, { nil: null }),
     }),
   },
   {
@@ -111,12 +132,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   {
     weight: 3,
-    arbitrary: fc.record({
-      k: fc.constant('category' as const),
-      id: fc.integer({ min: 1, max: CATEGORIES }),
-      parent: fc.option(fc.integer({ min: 1, max: CATEGORIES }), { nil: null }),
-      remove: fc.boolean(),
-    }),
+    arbitrary: categoryChange.map((c) => ({ k: 'category' as const, ...c })),
   },
   {
     weight: 1,
@@ -241,7 +257,7 @@ eachBackend('every change of a product fact reaches the change log', (backend) =
       r.category_ids === undefined
         ? {}
         : { category_ids: (r.category_ids as number[]).filter((c) => now.categories.has(c)) };
-    const full = (r: Fields) => ({ ...r, handle: `p-${r.id as number}`, ...links(r) });
+    const full = (r: Fields): Fields => ({ ...r, handle: `p-${r.id as number}`, ...links(r) });
     const quiet = async (p: Promise<unknown>): Promise<void> => {
       await p.then(
         () => undefined,
@@ -258,6 +274,15 @@ eachBackend('every change of a product fact reaches the change log', (backend) =
       const type = (fields.inventory_type as string | undefined) ?? now.types.get(id);
       return { ...rest, ...(type === 'advanced' ? { stock_quantity } : { in_stock }) };
     };
+    const categoryRecord = (c: CategoryChange) =>
+      c.remove
+        ? { id: c.id, deleted: true }
+        : {
+            id: c.id,
+            handle: `c-${c.id}`,
+            name: `C ${c.id}`,
+            parent_id: now.categories.has(c.parent!) ? c.parent : null,
+          };
     switch (o.k) {
       case 'update':
         return void (await post('POST', `/products/${o.id}`, valid(o.id, o.fields)));
@@ -266,11 +291,20 @@ eachBackend('every change of a product fact reaches the change log', (backend) =
           products: o.items.map((i) => ({ id: i.id, ...valid(i.id, i.fields) })),
         }));
       case 'import': {
-        const products = [...o.products.map(full), ...o.deletions.map((d) => ({ id: d, deleted: true }))];
+        const written = o.products.map(full).map((r) => {
+          if (o.byHandle) delete r.id;
+          return r;
+        });
+        const products = [...written, ...o.deletions.map((d) => ({ id: d, deleted: true }))];
+        const categories = o.category ? [categoryRecord(o.category)] : [];
         const project = { id: P, name: 'Facts', currency: (await currencyOf()) ?? 'USD' };
-        if (o.format === 'json') return quiet(importDocument(db, { project, products }));
+        if (o.format === 'json') return quiet(importDocument(db, { project, categories, products }));
         const path = join(dir, 'f.ndjson');
-        const lines = [{ type: 'project', ...project }, ...products.map((p) => ({ type: 'product', ...p }))];
+        const lines = [
+          { type: 'project', ...project },
+          ...categories.map((c) => ({ type: 'category', ...c })),
+          ...products.map((p) => ({ type: 'product', ...p })),
+        ];
         await writeFile(path, lines.map((l) => JSON.stringify(l)).join('\n'));
         return quiet(importFile(db, path, { project: P }));
       }
@@ -291,14 +325,7 @@ eachBackend('every change of a product fact reaches the change log', (backend) =
         return quiet(importFile(db, path, { project: P, replace: o.replace }));
       }
       case 'category': {
-        const category = o.remove
-          ? { id: o.id, deleted: true }
-          : {
-              id: o.id,
-              handle: `c-${o.id}`,
-              name: `C ${o.id}`,
-              parent_id: now.categories.has(o.parent!) ? o.parent : null,
-            };
+        const category = categoryRecord(o);
         return quiet(
           importDocument(db, {
             project: { id: P, name: 'Facts', currency: await currencyOf() },
