@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { type Backend, type Storage, connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { PG_URL } from './storage.js';
+import { PG_URL, adminStatement } from './storage.js';
 
 /**
  * Two storages on one database, as two server processes would have: a SQLite file opened
@@ -30,13 +29,7 @@ export async function twoStorages(backend: Backend): Promise<{ a: Storage; b: St
   }
   if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(text);
-    await c.end();
-  };
-  await admin(`create schema ${schema}`);
+  await adminStatement(`create schema ${schema}`);
   const a = connect(PG_URL, { searchPath: schema, poolSize: 2 });
   await migrateToLatest(a.db);
   const b = connect(PG_URL, { searchPath: schema, poolSize: 2 });
@@ -46,7 +39,7 @@ export async function twoStorages(backend: Backend): Promise<{ a: Storage; b: St
     async close() {
       await a.close();
       await b.close();
-      await admin(`drop schema ${schema} cascade`);
+      await adminStatement(`drop schema if exists ${schema} cascade`);
     },
   };
 }

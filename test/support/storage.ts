@@ -33,22 +33,36 @@ export async function openStorage(backend: Backend): Promise<Storage> {
   }
   if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  await adminStatement(`create schema ${schema}`);
   const storage = connect(PG_URL, { searchPath: schema, poolSize: 4 });
   await migrateToLatest(storage.db);
   return {
     ...storage,
     async close() {
       await storage.close();
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
+      await adminStatement(`drop schema if exists ${schema} cascade`);
     },
   };
+}
+
+/**
+ * One statement on a connection of its own, always closed (an open one keeps the test file's
+ * process alive, and the runner waits for it), bounded in time, and tried again when another
+ * test file's DDL running beside it gets in its way.
+ */
+export async function adminStatement(text: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: PG_URL, query_timeout: 60_000, connectionTimeoutMillis: 30_000 });
+    try {
+      await client.connect();
+      await client.query(text);
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
 }
 
 const SQLITE_READERS = Number(process.env.TEST_SQLITE_READERS || 0);
