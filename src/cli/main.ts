@@ -1,32 +1,24 @@
-import { adminKey } from './admin-key.js';
-import { backup, restore, verifyBackupCommand } from './backup.js';
 import { CliError } from './context.js';
-import { deleteCommand } from './delete.js';
 import { loadDotEnv } from './dotenv.js';
-import { exportCommand } from './export.js';
-import { generateCommand } from './generate.js';
 import { HelpRequested, asksForHelp, commandHelp, commandList } from './help.js';
-import { importCommand } from './import.js';
-import { key } from './key.js';
-import { migrate } from './migrate.js';
-import { project } from './project.js';
-import { serve } from './serve.js';
-import { webhook } from './webhook.js';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
-  serve,
-  migrate,
-  project,
-  key,
-  'admin-key': adminKey,
-  webhook,
-  import: importCommand,
-  export: exportCommand,
-  generate: generateCommand,
-  delete: deleteCommand,
-  backup,
-  'verify-backup': verifyBackupCommand,
-  restore,
+// Each command's module is loaded when it runs: `storefront key list` never loads the
+// server, and `--help` loads none of them.
+type Command = (args: string[]) => Promise<void>;
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.js')).serve,
+  migrate: async () => (await import('./migrate.js')).migrate,
+  project: async () => (await import('./project.js')).project,
+  key: async () => (await import('./key.js')).key,
+  'admin-key': async () => (await import('./admin-key.js')).adminKey,
+  webhook: async () => (await import('./webhook.js')).webhook,
+  import: async () => (await import('./import.js')).importCommand,
+  export: async () => (await import('./export.js')).exportCommand,
+  generate: async () => (await import('./generate.js')).generateCommand,
+  delete: async () => (await import('./delete.js')).deleteCommand,
+  backup: async () => (await import('./backup.js')).backup,
+  'verify-backup': async () => (await import('./backup.js')).verifyBackupCommand,
+  restore: async () => (await import('./backup.js')).restore,
 };
 
 /**
@@ -79,16 +71,18 @@ export async function main(argv: string[]): Promise<void> {
     }
     return;
   }
-  const run = COMMANDS[command];
+  const load = COMMANDS[command];
   try {
-    if (!run) throw new CliError(`storefront: unknown command "${command}" (run storefront --help)`, 2);
+    if (!load) throw new CliError(`storefront: unknown command "${command}" (run storefront --help)`, 2);
     // A command with subcommands (project, key): `storefront key --help` lists them.
     if (!(command in ABOUT) && (args.length === 0 || HELP_FLAG.test(args[0])) && asksForHelp(args)) {
       process.stdout.write(commandList(ABOUT, command));
       return;
     }
     loadDotEnv();
-    await run(args);
+    await (
+      await load()
+    )(args);
   } catch (e) {
     if (e instanceof HelpRequested) {
       process.stdout.write(commandHelp(e, ABOUT[e.command]));
