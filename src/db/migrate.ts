@@ -50,9 +50,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await (await migrator(db)).migrateToLatest();
     // Kysely reads the tables of every schema of the database before it migrates: another
-    // schema dropped meanwhile (another shop's, a test's) fails that read with 3F000. Nothing
-    // was applied (PostgreSQL migrates in one transaction): read again.
-    if (error && (error as { code?: string }).code === '3F000' && attempt < 5) continue;
+    // schema or table dropped meanwhile (another shop's, a test's) fails that read with 3F000
+    // or 42P01. Nothing was applied then (no result; PostgreSQL migrates in one transaction): read again.
+    const code = (error as { code?: string } | undefined)?.code;
+    if ((code === '3F000' || code === '42P01') && !results?.length && attempt < 5) continue;
     if (error) throw error instanceof Error ? error : new Error(JSON.stringify(error));
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   }

@@ -189,7 +189,9 @@ test('the operator console, from sign-in to a webhook replay', { skip: chromium.
     await ask.getByRole('button', { name: 'Keep it' }).click();
     await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
     await quick.getByRole('button', { name: 'Cancel', exact: true }).press('Enter');
-    await page.keyboard.press('Enter'); // the confirming button has the focus
+    // The confirming button takes the focus (waited for: on a busy machine it comes a moment later).
+    await page.waitForFunction((yes) => document.activeElement?.textContent === yes, `Yes, cancel order #${orderId}`);
+    await page.keyboard.press('Enter');
     await status('Saved: is canceled → true.').waitFor();
     assert.equal((await admin.orders.get(orderId)).is_canceled, true);
     await quick.getByRole('button', { name: 'Un-cancel' }).click();
