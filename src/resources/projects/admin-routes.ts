@@ -18,7 +18,6 @@ const admin = { admin: true } as const;
 
 export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-
   app.post('/', {
     config: { ...admin, answerHoldsSecret: true },
     schema: {
