@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { type PoolOptions, namingStatements, openPool, releasingBroken } from './pg-pool.js';
+import { type PoolOptions, WRITE_WAIT_MS, namingStatements, openPool, releasingBroken } from './pg-pool.js';
 import { type Reads, readsOver } from './reads.js';
 import { counting } from './replica-pool.js';
 import { ReplicaSet } from './replicas.js';
@@ -13,7 +13,7 @@ import { ThreadedSqliteDialect } from './sqlite-threads-dialect.js';
 import { ThreadPool } from './sqlite-threads.js';
 
 export type Backend = 'sqlite' | 'postgres';
-export { DEFAULT_POOL_SIZE, NAMED_STATEMENTS } from './pg-pool.js';
+export { DEFAULT_POOL_SIZE, NAMED_STATEMENTS, WRITE_WAIT_MS } from './pg-pool.js';
 
 export interface Storage {
   /** Writes, transactions and whatever is not a read of `reads` */
@@ -68,13 +68,6 @@ export interface ConnectOptions extends PoolOptions {
    */
   sqliteWriteWaitMs?: number;
 }
-
-/**
- * How long a server's write waits for another write before it answers 503 with Retry-After:
- * for SQLite's writer thread (ConnectOptions.sqliteWriteWaitMs), for a row lock on PostgreSQL
- * (lock_timeout, src/writes/write-project.ts).
- */
-export const WRITE_WAIT_MS = 2000;
 
 /** How long a long-running connection (the CLI's) waits for another process's write lock on SQLite. */
 export const LONG_RUNNING_BUSY_TIMEOUT_MS = 30 * 60_000;

@@ -39,6 +39,13 @@ const types = {
   },
 };
 
+/**
+ * How long a server's write waits for another write before it answers 503 with Retry-After:
+ * for a lock on PostgreSQL (every serving connection's lock_timeout), for SQLite's writer
+ * thread (ConnectOptions.sqliteWriteWaitMs, connect.ts).
+ */
+export const WRITE_WAIT_MS = 2000;
+
 export function openPool(url: string, options: PoolOptions): pg.Pool {
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
@@ -55,7 +62,12 @@ export function openPool(url: string, options: PoolOptions): pg.Pool {
     // 503 `unavailable` instead of hanging; the server cancels first, so the connection is kept.
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
-    ...(options.longRunning ? {} : { query_timeout: statementTimeout + 2000, statement_timeout: statementTimeout }),
+    // A lock another write holds (its project's row, during a long write of the same project)
+    // is waited for at most WRITE_WAIT_MS, then the request answers 503 with Retry-After; set
+    // per connection, so a write pays no statement for it. Long-running connections wait their turn.
+    ...(options.longRunning
+      ? {}
+      : { query_timeout: statementTimeout + 2000, statement_timeout: statementTimeout, lock_timeout: WRITE_WAIT_MS }),
     application_name: 'storefront-api',
     options: sessionOptions(options),
   });

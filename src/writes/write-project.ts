@@ -1,9 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { purgeOldDeletions } from '../changes/retention.js';
 import type { ChangeAction, ChangeType } from '../changes/entry.js';
 import { changesRetentionDays } from '../config.js';
-import { type Storage, WRITE_WAIT_MS } from '../db/connect.js';
-import { isPostgres } from '../db/dialect.js';
+import type { Storage } from '../db/connect.js';
 import { bumpDataVersion, dataVersionOf } from '../db/data-version.js';
 import { noteWrite } from '../db/written-versions.js';
 import type { Database } from '../db/schema.js';
@@ -79,10 +78,6 @@ export async function writeProject<T>(
 ): Promise<{ value: T; summary: WriteSummary }> {
   const batch = options.kind === 'batch';
   const done = await storage.db.transaction().execute(async (trx) => {
-    // A request's write waits at most WRITE_WAIT_MS for a lock another write holds (its
-    // project's row, during a long write of the same project), then answers 503 with
-    // Retry-After; a batch waits its turn. (SQLite: the writer thread's wait, connect.ts.)
-    if (!batch && isPostgres(trx)) await sql.raw(`set local lock_timeout = ${WRITE_WAIT_MS}`).execute(trx);
     const bumped = await bumpDataVersion(trx, projectId);
     const versionBefore = bumped === undefined ? undefined : bumped - 1;
     if (batch) await purgeOldDeletions(trx, projectId, options.retentionDays ?? changesRetentionDays());

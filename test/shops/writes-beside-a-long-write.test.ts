@@ -14,7 +14,7 @@ import { openStorage, threadedSqlite } from '../support/storage.js';
 // at once or with 503 and Retry-After after WRITE_WAIT_MS, never left waiting until its client
 // gives up. SQLite has one writer: a request's write waits for it at most WRITE_WAIT_MS
 // (src/db/sqlite-threads.ts); on PostgreSQL only a write of the same project waits (its
-// project row), at most WRITE_WAIT_MS too (lock_timeout, src/writes/write-project.ts).
+// project row), at most WRITE_WAIT_MS too (lock_timeout of the serving connections, src/db/pg-pool.ts).
 
 /** a request's answer may come this much later than WRITE_WAIT_MS on a loaded machine */
 const SLACK_MS = 2500;
