@@ -57,7 +57,14 @@ eachBackend('a project made again', (backend) => {
       assert.equal(hook.status, 201);
       const seen = new Map<string, Answer>();
       for (const { app } of [one, two])
-        for (const url of ['/products/', '/products/1', '/products/item-1', '/products/?ids=1,2,3', '/changes/'])
+        for (const url of [
+          '/products/',
+          '/products/1',
+          '/products/item-1',
+          '/products/?ids=1,2,3',
+          '/products/?q=round',
+          '/changes/',
+        ])
           seen.set(url, await call(app, 'GET', `${P}${url}`));
       for (const { app } of [one, two]) {
         assert.deepEqual(
@@ -88,6 +95,9 @@ eachBackend('a project made again', (backend) => {
             `${url} shows the old life: ${fresh.text}`,
           );
         }
+        // q's vocabulary is the new life's: its round number was never a word of the old one.
+        const found = await call(app, 'GET', `${P}/products/?q=${encodeURIComponent(`round ${round + 1}`)}`);
+        assert.equal(found.body.meta.total, ((round + 1) % 3) + 1, `q in the new life: ${found.text}`);
         const feed = await call(app, 'GET', `${P}/changes/?since=${cursor}`);
         assert.equal(feed.status, 410, "the old life's cursor is refused");
         assert.equal((await call(app, 'GET', `${P}/orders/`, { headers: life.key })).status, 401);

@@ -8,7 +8,8 @@ import { Vocabulary } from './vocabulary.js';
 // database shows the project at a products_version, reading the words above the highest seq
 // seen gives every word added since. A request whose project row shows no product write
 // since the last refresh reads nothing. Words are never dropped (one no product holds finds
-// no posting). Keyed by created_at too: a project removed and made again starts afresh.
+// no posting). Keyed by the project's incarnation: a project removed and made again, even
+// within the same second, starts afresh (its versions and seqs start again).
 
 interface Entry {
   vocabulary: Vocabulary;
@@ -26,7 +27,7 @@ const byDatabase = new WeakMap<Kysely<Database>, Map<string, Entry>>();
 
 export interface VocabularyScope {
   readonly id: string;
-  readonly created_at: number;
+  readonly incarnation: string;
   readonly products_version: number;
 }
 
@@ -34,7 +35,7 @@ export interface VocabularyScope {
 export async function vocabularyOf(db: Kysely<Database>, project: VocabularyScope): Promise<Vocabulary> {
   let entries = byDatabase.get(db);
   if (!entries) byDatabase.set(db, (entries = new Map<string, Entry>()));
-  const key = `${project.id}\u0000${project.created_at}`;
+  const key = `${project.id}\u0000${project.incarnation}`;
   let entry = entries.get(key);
   if (!entry) {
     if (entries.size >= MAX_PROJECTS) entries.delete(entries.keys().next().value!);
