@@ -99,11 +99,16 @@ export async function spool(body: Readable, format: ImportFormat, limits: SpoolL
       // The rest of the body is not read: the answer goes out and the connection is closed
       // (Fastify does so after a body parser's error).
       body.pause();
+      // Removed once closed: a stream destroyed while its file is still being opened creates
+      // the file afterwards (an empty body fails that soon).
+      const closed = out.closed ? Promise.resolve() : new Promise<void>((r) => out.once('close', () => r()));
       out.destroy();
-      unlink(path).then(
-        () => reject(error),
-        () => reject(error),
-      );
+      closed
+        .then(() => unlink(path))
+        .then(
+          () => reject(error),
+          () => reject(error),
+        );
     }
     function onAborted() {
       fail(new Error('the client went away during the upload'));
