@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { type WriteStream, createWriteStream } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -99,16 +99,7 @@ export async function spool(body: Readable, format: ImportFormat, limits: SpoolL
       // The rest of the body is not read: the answer goes out and the connection is closed
       // (Fastify does so after a body parser's error).
       body.pause();
-      // Removed once closed: a stream destroyed while its file is still being opened creates
-      // the file afterwards (an empty body fails that soon).
-      const closed = out.closed ? Promise.resolve() : new Promise<void>((r) => out.once('close', () => r()));
-      out.destroy();
-      closed
-        .then(() => unlink(path))
-        .then(
-          () => reject(error),
-          () => reject(error),
-        );
+      void discard(out, path).then(() => reject(error));
     }
     function onAborted() {
       fail(new Error('the client went away during the upload'));
@@ -149,6 +140,19 @@ export async function spool(body: Readable, format: ImportFormat, limits: SpoolL
     body.on('error', fail);
     body.on('aborted', onAborted);
   });
+}
+
+/**
+ * Destroys `out` and removes its file once closed: a stream destroyed while its file is still
+ * being opened creates the file afterwards (an empty body fails that soon).
+ */
+function discard(out: WriteStream, path: string): Promise<void> {
+  const closed = out.closed ? Promise.resolve() : new Promise<void>((r) => out.once('close', () => r()));
+  out.destroy();
+  return closed.then(
+    () => unlink(path).catch(() => {}),
+    () => {},
+  );
 }
 
 /** A streaming UTF-8 check: false once the chunks so far (without one: and their end) are not UTF-8. */
