@@ -1,4 +1,4 @@
-import { defuse, undefuse } from '../../export/formula.js';
+import { defuse, undefuse } from '../formula.js';
 import { Product } from './schemas.js';
 
 // A product as a CSV row and back (docs/API.md, "CSV"): the export writes these cells, the
