@@ -51,6 +51,9 @@ export function ProductFilters(props: Props): JSX.Element {
   const exact = Boolean(params.get('search')) && !params.get('q');
   const order = params.get('order') ?? defaultOrder(params);
   const set = SHOPPER.filter((name) => name !== 'q' && params.get(name)).length;
+  const choices = (name: string, legend: string, list: [string, string, number | undefined][]) => (
+    <Choices params={params} name={name} legend={legend} choices={list} />
+  );
   const wide = typeof matchMedia === 'undefined' || matchMedia('(min-width: 761px)').matches;
 
   return (
@@ -66,26 +69,16 @@ export function ProductFilters(props: Props): JSX.Element {
         <summary>Narrow down{set > 0 ? ` (${set} set)` : ''}</summary>
         <div class="facet-groups">
           <PriceFacet params={params} facets={facets} currency={currency} problem={problem} />
-          <Choices
-            params={params}
-            name="in_stock"
-            legend="Stock"
-            choices={[
-              ['', 'any', undefined],
-              ['true', 'in stock', facets?.in_stock?.true],
-              ['false', 'out of stock', facets?.in_stock?.false],
-            ]}
-          />
-          <Choices
-            params={params}
-            name="inventory_type"
-            legend="Inventory"
-            choices={[
-              ['', 'any', undefined],
-              ['simple', 'simple', facets?.inventory_type?.simple],
-              ['advanced', 'advanced (counted)', facets?.inventory_type?.advanced],
-            ]}
-          />
+          {choices('in_stock', 'Stock', [
+            ['', 'any', undefined],
+            ['true', 'in stock', facets?.in_stock?.true],
+            ['false', 'out of stock', facets?.in_stock?.false],
+          ])}
+          {choices('inventory_type', 'Inventory', [
+            ['', 'any', undefined],
+            ['simple', 'simple', facets?.inventory_type?.simple],
+            ['advanced', 'advanced (counted)', facets?.inventory_type?.advanced],
+          ])}
           <CategoryFacet params={params} categories={categories} facets={facets} />
         </div>
         <button type="submit">Apply these filters</button>
