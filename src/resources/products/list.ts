@@ -35,6 +35,30 @@ export interface ProductFilter {
   shop?: ShopSearch;
 }
 
+/** What shows a page's products: the record cache, and the project's scope of it and of the vocabulary. */
+export interface ListShown {
+  records: RecordCache;
+  project: RecordScope & VocabularyScope;
+}
+
+/** A page of products (their JSON), the filter's total and, when asked, its facets. */
+export interface ListPage {
+  products: string[];
+  total: number;
+  facets?: Facets;
+}
+
+/** One signature for the list and the search list it hands a CONTRACT 17 filter to. */
+export type ListProducts<F extends ProductFilter> = (
+  reads: Reads,
+  filter: F,
+  order: OrderClause[],
+  page: number,
+  perpage: number,
+  shown: ListShown,
+  counts?: CountScope,
+) => Promise<ListPage>;
+
 /**
  * A page of products as the API sends them (their JSON, from the record cache: presented.ts)
  * and their total. A page's ids and total are read in one snapshot (or taken from the page
@@ -43,15 +67,7 @@ export interface ProductFilter {
  * primary key, each statement seeing every commit before it, as on PostgreSQL (read
  * committed): a product is never shown older than its version, nor older than the ids.
  */
-export async function listProducts(
-  reads: Reads,
-  filter: ProductFilter,
-  order: OrderClause[],
-  page: number,
-  perpage: number,
-  shown: { records: RecordCache; project: RecordScope & VocabularyScope },
-  counts?: CountScope,
-): Promise<{ products: string[]; total: number; facets?: Facets }> {
+export const listProducts: ListProducts<ProductFilter> = async (reads, filter, order, page, perpage, shown, counts) => {
   if (filter.shop) return shopList(reads, { ...filter, shop: filter.shop }, order, page, perpage, shown, counts);
   if (filter.ids !== undefined) {
     // The ids and their versions in one statement, then the rows the record cache misses.
@@ -67,7 +83,7 @@ export async function listProducts(
     ? await counts.pages.get(counts.project, 'productLists', pageKey(filter, order, page, perpage), read)
     : await read();
   return { products: await presentedProducts(reads.point, shown.records, shown.project, ids), total };
-}
+};
 
 /** A page of a filter as a page-cache key: the filter, the order and the page's bounds. */
 function pageKey(filter: ProductFilter, order: OrderClause[], page: number, perpage: number): string {
