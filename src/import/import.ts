@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { RESOURCES } from '../resources/registry.js';
@@ -24,8 +23,8 @@ export async function importFile(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const name = options.name ?? path;
-  if (path.endsWith('.ndjson') || path.endsWith('.jsonl')) return importNdjson(db, path, stagedIn(path, options));
-  if (path.toLowerCase().endsWith('.csv')) return importCsv(db, path, stagedIn(path, options));
+  if (path.endsWith('.ndjson') || path.endsWith('.jsonl')) return importNdjson(db, path, options);
+  if (path.toLowerCase().endsWith('.csv')) return importCsv(db, path, options);
   if (!path.endsWith('.json'))
     throw new ImportError([
       `${name}: an import file must end in .json (a JSON document), .ndjson (one record a line) or .csv (products)`,
@@ -42,12 +41,7 @@ export async function importFile(
   } catch (e) {
     throw new ImportError([`${name}: not valid JSON at ${describeJsonSyntaxError(jsonSyntaxError(text, e as Error))}`]);
   }
-  return importDocument(db, doc, stagedIn(path, options));
-}
-
-/** A file's import is staged beside it (staged-run.ts), unless the caller says where. */
-function stagedIn(path: string, options: ImportOptions): ImportOptions {
-  return { ...options, stagingDir: options.stagingDir ?? dirname(path) };
+  return importDocument(db, doc, options);
 }
 
 const jsonPlace: PlaceFormat = (kind, place) => (kind === 'project' ? 'project' : `${kind}[${place}]`);

@@ -48,12 +48,6 @@ export interface ImportOptions {
    * between slices of it, not after a long stretch (docs/PERFORMANCE.md, "Bulk loads (issue 27)")
    */
   sliceMs?: number;
-  /**
-   * SQLite served by threads: the folder of the staging file in which the import is read,
-   * checked and compared before it takes the writer (staged-run.ts); without it, the whole
-   * import runs inside its write
-   */
-  stagingDir?: string;
   /** how messages name the file (default: its path) */
   name?: string;
   /** called when the write of the file's project begins (before anything is written) */

@@ -1,40 +1,30 @@
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import SQLite from 'better-sqlite3';
 import type { RecordRows, ResourceDescriptor } from '../resources/descriptor.js';
 import type { Kind } from '../resources/registry.js';
 
-// A staged import's own SQLite file (staged-run.ts), beside its upload and never the
-// database's: the batches that change something, compared outside the writer, wait here
-// for the merge, so that memory stays bounded by a batch whatever the file's size. It also
-// holds the handles those batches claim, which the read snapshot cannot show: a later
-// batch's handle check (batch-writer.ts) needs them as the database would hold them had the
-// earlier batches been written. Nothing here outlives the import, not even a crash: the
-// file's name is removed as soon as it is open (POSIX keeps an open file until it is closed;
-// no other connection ever opens it), and it is a file of its own, so that no other
-// connection ever waits for it.
+// A staged import's own SQLite database (staged-run.ts), never the served one: the batches
+// that change something, compared outside the writer, wait here for the merge, so that memory
+// stays bounded by a batch whatever the file's size. It also holds the handles those batches
+// claim, which the read snapshot cannot show: a later batch's handle check (batch-writer.ts)
+// needs them as the database would hold them had the earlier batches been written.
+// It is SQLite's anonymous temporary database of a connection of its own: its pages spill to
+// a file in the temporary folder (SQLITE_TMPDIR, else TMPDIR, else /var/tmp or /tmp) that
+// SQLite removes as it opens it, so nothing outlives the import, not even a crash, and no
+// other connection ever waits for it.
 
 export class StagedFile {
   private readonly sqlite: SQLite.Database;
   private count = 0;
 
-  private constructor(readonly path: string) {
-    this.sqlite = new SQLite(path);
+  constructor() {
+    this.sqlite = new SQLite('');
     // Scratch data of one import: nothing to recover after a crash.
     this.sqlite.pragma('journal_mode = OFF');
-    this.sqlite.pragma('synchronous = OFF');
     this.sqlite.exec(`
       create table batches (seq integer primary key, kind text not null, rows blob not null);
       create table handles (kind text, handle text, id integer, primary key (kind, handle)) without rowid;
       create table holds (kind text, id integer, handle text, primary key (kind, id)) without rowid;`);
-    if (process.platform !== 'win32') rmSync(path, { force: true });
-  }
-
-  /** A new staging file in `dir` (the upload's folder). */
-  static open(dir: string): StagedFile {
-    return new StagedFile(join(dir, `.staging-${randomBytes(6).toString('hex')}.db`));
   }
 
   /** batches kept */
@@ -87,9 +77,8 @@ export class StagedFile {
     return { kind: row.kind, ...(deserialize(row.rows) as { staged: RecordRows[]; stored: number[] }) };
   }
 
-  /** Closes and removes the file. */
+  /** Closes the database, which SQLite then forgets. */
   close(): void {
     if (this.sqlite.open) this.sqlite.close();
-    rmSync(this.path, { force: true });
   }
 }

@@ -11,7 +11,7 @@ import { StagedFile } from './staged-file.js';
 // SQLite has one writer for the whole file: an import that reads, checks and compares its
 // records inside its write holds every other project's writes for its whole run. A staged
 // import does all of that first, in a read-only transaction (a snapshot, on a reader
-// thread), keeping the records that change in a staging file of its own (staged-file.ts);
+// thread), keeping the records that change in a staging database of its own (staged-file.ts);
 // it takes the writer only to merge them, through the write unit like every import, all or
 // nothing (docs/PERFORMANCE.md, "Many shops on one deployment (issue 38)").
 //
@@ -24,7 +24,7 @@ import { StagedFile } from './staged-file.js';
 
 /** Whether an import through `db` is staged: SQLite served by threads (a snapshot beside the writer), not a dry run. */
 export function stagesOutsideTheWriter(db: Kysely<Database>, options: ImportOptions): boolean {
-  return isThreadedSqlite(db) && options.stagingDir !== undefined && !options.dryRun;
+  return isThreadedSqlite(db) && !options.dryRun;
 }
 
 /** The project's life and version, as the snapshot or the write sees it (undefined: no such project). */
@@ -69,7 +69,7 @@ export async function stagedRun(
   read: (session: ImportSession) => Promise<number>,
   summarize: (session: ImportSession) => ImportSummary,
 ): Promise<ImportSummary | undefined> {
-  const file = StagedFile.open(options.stagingDir!);
+  const file = new StagedFile();
   try {
     const staged = await stage(db, projectId, format, options, read, file);
     if (!staged) return undefined;
