@@ -7,6 +7,7 @@ import type { Problems } from './problems.js';
 import type { ImportReport } from './report.js';
 import type { Staging } from './staging.js';
 import { changedFields, readStored } from './stored.js';
+import type { StagedFile } from './staged-file.js';
 import { deleteParts, insert, upsert } from './writes.js';
 
 // Writes an import's batches through the write unit: a batch of one kind is compared with
@@ -14,22 +15,32 @@ import { deleteParts, insert, upsert } from './writes.js';
 // stored one is left alone, a changed one gets the import's time as updated_at), then the
 // records that change are upserted on (project_id, id), their parts replaced, their derived
 // rows tallied and the records declared changed. Deletions are written with their cascades (src/resources/deletion.ts).
+// A staged import (staged-run.ts) compares outside the writer, against a read snapshot, and
+// keeps what changes in its staging file (staged-file.ts); the merge then applies it here.
 
 export class BatchWriter {
   /** by kind: the highest id stored before this import (read at its first batch) or written by it */
   private readonly highest = new Map<Kind, number>();
-  private readonly statistics: StatisticsAsTablesGrow;
+  private statistics: StatisticsAsTablesGrow;
   /** records deleted, by kind (a category's subtree included; plans: marked deleted) */
   readonly deleted = Object.fromEntries(RESOURCES.map((r) => [r.kind, 0])) as Record<Kind, number>;
 
   constructor(
-    private readonly ctx: WriteContext,
+    private ctx: WriteContext,
     private readonly staging: Staging,
     private readonly problems: Problems,
     private readonly report: ImportReport,
     /** the import's time: updated_at of the records it changes */
     private readonly now: number,
+    /** a staged import's file: batches are compared and kept there, not written */
+    private readonly file?: StagedFile,
   ) {
+    this.statistics = new StatisticsAsTablesGrow(ctx.db);
+  }
+
+  /** A staged import's merge: from here, batches are applied through this write. */
+  bind(ctx: WriteContext): void {
+    this.ctx = ctx;
     this.statistics = new StatisticsAsTablesGrow(ctx.db);
   }
 
@@ -41,6 +52,13 @@ export class BatchWriter {
     const { staged, stored } = await this.sift(resource, free, await this.maybeStored(kind, ids));
     this.highest.set(kind, Math.max(this.highest.get(kind)!, ...ids));
     if (staged.length === 0) return;
+    if (this.file) return this.file.put(resource, staged, stored);
+    await this.apply(kind, staged, stored);
+  }
+
+  /** Writes the records of a batch that change, `stored` those of them stored before. */
+  async apply(kind: Kind, staged: RecordRows[], stored: number[]): Promise<void> {
+    const resource = resourceOf(kind);
     const tally = this.ctx.tally(resource);
     await tally?.remove(stored);
     await upsert(
@@ -147,6 +165,12 @@ export class BatchWriter {
       ) // one record a handle: Staging.claimHandle
       .execute();
     const holders = new Map(held.map((h) => [h.handle, h.id]));
+    // Staged: the snapshot holds none of this file's earlier batches; the staging file does.
+    this.file?.heldByEarlierBatches(
+      resource,
+      staged.map((s) => s.row.handle!),
+      holders,
+    );
     const taken = new Set<string>();
     const places = this.staging.places(resource.kind);
     for (const s of staged) {

@@ -90,14 +90,17 @@ export async function importCsv(db: Kysely<Database>, path: string, options: Imp
     throw new ImportError([`${name}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
   }
   const delimiter = delimiterOf((await firstBytes(path)).text);
-  const stream = createReadStream(path);
-  const tick = ticker(options, () => stream.bytesRead / Math.max(size, 1));
+  let stream: ReturnType<typeof createReadStream> | undefined;
   const record = projectRecord(project);
   const refuse = (id: string, wanted: string) => `project "${id}" is not "${wanted}"`;
   try {
     return await run(db, record, csvPlace, refuse, options, async (session) => {
+      // Each reading (a staged import may read again inside its write) from the top.
+      stream?.destroy();
+      const opened = (stream = createReadStream(path));
+      const tick = ticker(options, () => opened.bytesRead / Math.max(size, 1));
       session.useProject(record);
-      const rows = stream.pipe(parse({ ...OPTIONS, delimiter }));
+      const rows = opened.pipe(parse({ ...OPTIONS, delimiter }));
       const reader = new CsvReader(session, record, options.replace === true);
       try {
         for await (const cells of rows as AsyncIterable<string[]>) {
@@ -118,7 +121,7 @@ export async function importCsv(db: Kysely<Database>, path: string, options: Imp
       return reader.products;
     });
   } finally {
-    stream.destroy();
+    stream?.destroy();
   }
 }
 

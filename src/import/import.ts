@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { RESOURCES } from '../resources/registry.js';
 import { describeJsonSyntaxError, jsonSyntaxError } from './json-syntax.js';
-import { NdjsonReader, linePlace, linesOf, projectOfLine } from './ndjson.js';
+import { type Line, NdjsonReader, linePlace, linesOf, projectOfLine } from './ndjson.js';
 import type { PlaceFormat } from './problems.js';
 import { importCsv } from './csv.js';
 import { ImportError, type ImportOptions, type ImportSummary, run, ticker } from './run.js';
@@ -84,29 +84,28 @@ export async function importDocument(
 
 /** Streams an NDJSON file; its first line names the project written. */
 async function importNdjson(db: Kysely<Database>, path: string, options: ImportOptions): Promise<ImportSummary> {
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
   const name = options.name ?? path;
-  let size: number;
+  let open: OpenLines;
   try {
-    await opened;
-    size = (await stat(path)).size;
+    open = await openLines(path);
   } catch (e) {
     throw new ImportError([`${name}: cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`]);
   }
-  const tick = ticker(options, () => stream.bytesRead / Math.max(size, 1));
-  const lines = linesOf(stream);
-  const first = await lines.next();
-  const firstLine = first.done ? undefined : first.value;
+  const firstLine = open.first;
   const refuse = (id: string, wanted: string) =>
     `line ${firstLine?.number ?? 1}: id is "${id}", but this import is for the project "${wanted}"`;
   try {
     return await run(db, projectOfLine(firstLine), linePlace, refuse, options, async (session) => {
+      // A second reading (a staged import read again inside its write) starts from the top.
+      if (open.started) {
+        open.stream.destroy();
+        open = await openLines(path);
+      }
+      open.started = true;
+      const { stream, lines, first, size } = open;
+      const tick = ticker(options, () => stream.bytesRead / Math.max(size, 1));
       const reader = new NdjsonReader(session);
-      if (firstLine) await reader.read(firstLine);
+      if (first) await reader.read(first);
       for await (const line of lines) {
         await reader.read(line);
         await tick(reader.records);
@@ -117,6 +116,33 @@ async function importNdjson(db: Kysely<Database>, path: string, options: ImportO
     });
   } finally {
     // An import stopped early (a refusal, a cancel) leaves the file at once.
+    open.stream.destroy();
+  }
+}
+
+interface OpenLines {
+  stream: ReturnType<typeof createReadStream>;
+  lines: ReturnType<typeof linesOf>;
+  first: Line | undefined;
+  size: number;
+  /** whether a reading took its lines */
+  started: boolean;
+}
+
+/** The file opened, and its first line read (the project it names). */
+async function openLines(path: string): Promise<OpenLines> {
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+    const size = (await stat(path)).size;
+    const lines = linesOf(stream);
+    const next = await lines.next();
+    return { stream, lines, first: next.done ? undefined : next.value, size, started: false };
+  } catch (e) {
     stream.destroy();
+    throw e;
   }
 }

@@ -7,6 +7,7 @@ import { type WriteContext, writeProject } from '../writes/write-project.js';
 import type { PlaceFormat } from './problems.js';
 import type { ImportChanges, ImportWarning } from './report.js';
 import { ImportSession } from './session.js';
+import { stagedRun, stagesOutsideTheWriter } from './staged-run.js';
 import { checkRecord } from './validate.js';
 
 // What every import format shares (import.ts: JSON and NDJSON; csv.ts: products CSV): its
@@ -105,7 +106,8 @@ class DryRunDone extends Error {
 /**
  * Reads the file into a session, all or nothing: a batch write of the project (src/writes/)
  * when the file names a valid one, else a session that only checks, so that every problem
- * is still reported.
+ * is still reported. `read` reads the whole file each time it is called: a staged import
+ * that cannot be merged (staged-run.ts) reads it again inside the write.
  */
 export async function run(
   db: Kysely<Database>,
@@ -123,21 +125,17 @@ export async function run(
       const { listed, count } = session.problems;
       throw new ImportError(listed.length ? listed : ['the file names no project'], count);
     }
-    const { changes, warnings, warningsTotal } = session.report;
-    return {
-      projectId: session.projectId,
-      counts: session.counts,
-      deleted: session.deleted,
-      changes,
-      warnings,
-      warningsTotal,
-    };
+    return summaryOf(session);
   };
   const projectId = checkRecord(ProjectRecord, project).length === 0 ? (project as ProjectRecord).id : undefined;
   if (projectId === undefined) return readAll(new ImportSession(format));
   // Refused before anything is read or written: a key of one project never writes another's.
   if (options.project !== undefined && projectId !== options.project)
     throw new ImportError([refuse(projectId, options.project)]);
+  if (stagesOutsideTheWriter(db, options)) {
+    const staged = await stagedRun(db, projectId, format, options, read, summaryOf);
+    if (staged) return staged;
+  }
   try {
     const write = await writeProject(
       { db },
@@ -157,4 +155,16 @@ export async function run(
     if (e instanceof DryRunDone) return e.summary;
     throw e;
   }
+}
+
+function summaryOf(session: ImportSession): ImportSummary {
+  const { changes, warnings, warningsTotal } = session.report;
+  return {
+    projectId: session.projectId!,
+    counts: session.counts,
+    deleted: session.deleted,
+    changes,
+    warnings,
+    warningsTotal,
+  };
 }

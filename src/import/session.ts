@@ -8,6 +8,7 @@ import { BatchWriter } from './batch-writer.js';
 import { MAX_PROBLEMS, type Place, type PlaceFormat, Problems } from './problems.js';
 import { ImportReport } from './report.js';
 import { BATCH, Staging } from './staging.js';
+import type { StagedFile } from './staged-file.js';
 import { checkRecord } from './validate.js';
 
 // One import: records arrive one at a time (from a JSON document or an NDJSON stream), are
@@ -28,6 +29,9 @@ import { checkRecord } from './validate.js';
 
 export type { Place, PlaceFormat } from './problems.js';
 
+/** What a staged import cannot stage (staged-run.ts): it runs whole inside the write instead. */
+export class NotStaged extends Error {}
+
 export class ImportSession {
   readonly problems: Problems;
   /** what the import changes, and the warnings (src/import/report.ts) */
@@ -38,6 +42,8 @@ export class ImportSession {
   private readonly deletions = new Map<Kind, Set<number>>();
   private deletionCount = 0;
   private project?: ProjectRecord;
+  /** staged: the file's project record, written when the merge begins */
+  private projectToSave?: ProjectRecord;
   private readonly now = Math.floor(Date.now() / 1000);
   /** the batch being written (flush) */
   private writing: Promise<void> = Promise.resolve();
@@ -46,12 +52,14 @@ export class ImportSession {
 
   constructor(
     formatPlace: PlaceFormat,
-    private readonly ctx?: WriteContext,
+    private ctx?: WriteContext,
+    /** a staged import (staged-run.ts): `ctx` reads a snapshot, and batches are kept here until merge() */
+    private readonly file?: StagedFile,
   ) {
     this.problems = new Problems(formatPlace);
     this.report = new ImportReport(formatPlace);
     this.staging = new Staging(this.problems);
-    this.writer = ctx && new BatchWriter(ctx, this.staging, this.problems, this.report, this.now);
+    this.writer = ctx && new BatchWriter(ctx, this.staging, this.problems, this.report, this.now, file);
     this.overlapWrites = ctx !== undefined && overlapsBatches(ctx.db);
   }
 
@@ -91,7 +99,8 @@ export class ImportSession {
     const project = value as ProjectRecord;
     if (!this.ctx || project.id !== this.ctx.projectId) return false;
     this.project = project;
-    await saveProject(this.ctx, project);
+    if (this.file) this.projectToSave = project;
+    else await saveProject(this.ctx, project);
     return true;
   }
 
@@ -149,6 +158,8 @@ export class ImportSession {
       ok = false;
     }
     if (!ok || !this.project) return;
+    // Staged batches are compared against the snapshot, which a deletion before them would change.
+    if (this.file) throw new NotStaged('a deletion');
     if (this.staging.pendingCount > 0) for (const r of RESOURCES) await this.flush(r.kind);
     let ids = this.deletions.get(kind);
     if (!ids) this.deletions.set(kind, (ids = new Set()));
@@ -192,9 +203,29 @@ export class ImportSession {
     if (!this.project) return;
     for (const r of RESOURCES) await this.flush(r.kind);
     await this.flushDeletions(); // after every write
+    for (const r of RESOURCES) this.staging.reportRepeatedIds(r.kind);
+    if (!this.file) await this.wrote();
+  }
+
+  /**
+   * A staged import's merge, through the write `ctx`: the project record, every kept batch
+   * in file order, then what finish() leaves to the write (counts, reference checks).
+   */
+  async merge(ctx: WriteContext): Promise<void> {
+    this.ctx = ctx;
+    this.writer!.bind(ctx);
+    if (this.projectToSave) await saveProject(ctx, this.projectToSave);
+    for (let seq = 1; seq <= this.file!.batches; seq++) {
+      const { kind, staged, stored } = this.file!.batch(seq);
+      await this.writer!.apply(kind, staged, stored);
+    }
+    await this.wrote();
+  }
+
+  /** Once every batch is written: the counts, and every reference between records checked. */
+  private async wrote(): Promise<void> {
     const counts = this.counts;
     for (const r of RESOURCES) {
-      this.staging.reportRepeatedIds(r.kind);
       this.report.changes[r.kind].deleted = this.deleted[r.kind];
       this.ctx!.count(r.kind, 'counts', counts[r.kind]);
     }
