@@ -1,6 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { CountScope } from '../../cache/count-cache.js';
-import type { RecordCache, RecordScope } from '../../cache/record-cache.js';
 import { misjudgesLike } from '../../db/dialect.js';
 import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
@@ -16,7 +15,7 @@ import { groupedPage, orderColumn, tieDirection } from './grouped-page.js';
 import type { Facets } from './search/facets.js';
 import { shopList } from './search/list.js';
 import type { ShopSearch } from './search/page.js';
-import type { VocabularyScope } from './search/vocabulary-cache.js';
+import type { ListShown } from './search/list.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -49,7 +48,7 @@ export async function listProducts(
   order: OrderClause[],
   page: number,
   perpage: number,
-  shown: { records: RecordCache; project: RecordScope & VocabularyScope },
+  shown: ListShown,
   counts?: CountScope,
 ): Promise<{ products: string[]; total: number; facets?: Facets }> {
   if (filter.shop) return shopList(reads, { ...filter, shop: filter.shop }, order, page, perpage, shown, counts);

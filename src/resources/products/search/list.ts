@@ -8,6 +8,15 @@ import type { OrderClause } from '../schemas.js';
 import type { Facets } from './facets.js';
 import { type ShopSearch, searchPage } from './page.js';
 import { type VocabularyScope, vocabularyOf } from './vocabulary-cache.js';
+import type { IndexScope, MatchIndexes } from './match-index-cache.js';
+import { answersInMemory, memoryPage } from './memory-page.js';
+
+/** What a list is shown with: the record cache, the request's project row and the match indexes (none: SQL only). */
+export interface ListShown {
+  records: RecordCache;
+  project: RecordScope & VocabularyScope & IndexScope;
+  indexes?: MatchIndexes;
+}
 
 /**
  * The products list with CONTRACT 17's parameters: the query words' candidates from the
@@ -21,13 +30,17 @@ export async function shopList(
   order: OrderClause[],
   page: number,
   perpage: number,
-  shown: { records: RecordCache; project: RecordScope & VocabularyScope },
+  shown: ListShown,
   counts?: CountScope,
 ): Promise<{ products: string[]; total: number; facets?: Facets }> {
   const { shop } = filter;
   await findCandidates(reads, shown.project, shop);
   const offset = (page - 1) * perpage;
-  const read = () => reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
+  const index =
+    shown.indexes && answersInMemory(filter, order) ? await shown.indexes.ready(reads, shown.project) : undefined;
+  const read = index
+    ? async () => memoryPage(index, filter, shop, order, offset, perpage)
+    : () => reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
   const kind = readsStock({
     in_stock: shop.inStock,
     inventory_type: shop.inventoryType,
