@@ -30,6 +30,8 @@ interface Held {
 }
 
 export class MatchIndexes {
+  /** what happened so far (tests, logs): builds ended, catch-ups applied, answers given from an index */
+  readonly stats = { built: 0, caughtUp: 0, rebuilds: 0, answered: 0 };
   private readonly held: Lru<Held>;
   private readonly building = new Map<string, Promise<void>>();
   private readonly tooLarge = new Lru<true>(1024);
@@ -58,7 +60,9 @@ export class MatchIndexes {
       await held.catching;
       if (this.held.get(key) !== held) return undefined;
     }
-    return held.index.seen >= wanted ? held.index : undefined;
+    if (held.index.seen < wanted) return undefined;
+    this.stats.answered++;
+    return held.index;
   }
 
   /** Starts (or joins) the project's build, waiting at most WAIT_MS for it. */
@@ -68,6 +72,7 @@ export class MatchIndexes {
       building = buildIndex(db, project.id, project.incarnation)
         .then((index) => {
           if (!index) return;
+          this.stats.built++;
           if (index.bytes > this.maxBytes) this.tooLarge.set(key, true);
           else this.held.set(key, { index, catching: null });
         })
@@ -84,10 +89,12 @@ export class MatchIndexes {
   private async catchUp(reads: Reads, project: IndexScope, key: string, held: Held): Promise<void> {
     const c = await readCatchUp(reads, project.id, held.index);
     if (c === 'rebuild') {
+      this.stats.rebuilds++;
       this.held.delete(key);
       return;
     }
     applyCatchUp(held.index, c);
+    this.stats.caughtUp++;
     // Weighed again: the index grew (or shrank, compacted).
     if (this.held.get(key) === held) this.held.set(key, held);
   }

@@ -94,7 +94,8 @@ export class MatchIndex {
   /** After a build: the doubling's spare room given back. */
   trim(): void {
     for (const list of this.postings.values()) list.trim();
-    for (const g of [this.ids, this.price, this.created, this.custom, this.flags, this.catStart, this.catLinks]) g.trim();
+    for (const g of [this.ids, this.price, this.created, this.custom, this.flags, this.catStart, this.catLinks])
+      g.trim();
   }
 
   /** Renumbers the live slots when dead ones pass a quarter (their postings cost as much as live ones). */

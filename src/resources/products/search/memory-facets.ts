@@ -28,7 +28,7 @@ export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree
     }
     seen.clear();
     for (let j = from; j < to; j++) {
-      for (let at: number | null | undefined = links[j]; at != null && parents.has(at) && !seen.has(at); ) {
+      for (let at: number | null | undefined = links[j]; at != null && parents.has(at) && !seen.has(at);) {
         seen.add(at);
         bump(at, 1);
         at = parents.get(at);

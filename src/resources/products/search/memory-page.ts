@@ -80,7 +80,8 @@ function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): Uint8Array {
 
 function linkedTo(index: MatchIndex, slot: number, wanted: Set<number>): boolean {
   const links = index.catLinks.items;
-  for (let j = index.catStart.items[slot]; j < index.catStart.items[slot + 1]; j++) if (wanted.has(links[j])) return true;
+  for (let j = index.catStart.items[slot]; j < index.catStart.items[slot + 1]; j++)
+    if (wanted.has(links[j])) return true;
   return false;
 }
 

@@ -21,7 +21,7 @@ export function firstK(n: number, k: number, cmp: (a: number, b: number) => numb
     }
     if (cmp(i, heap[0]) >= 0) continue;
     heap[0] = i;
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const l = at * 2 + 1;
       const r = l + 1;
       let top = at;
