@@ -44,7 +44,7 @@ export async function buildIndex(
     .executeTakeFirst();
   if (!start || start.incarnation !== incarnation) return undefined;
   const index = new MatchIndex(incarnation);
-  for (let after = -Infinity; ; ) {
+  for (let after = -Infinity; ;) {
     let q = db.selectFrom('products').select(COLUMNS).where('project_id', '=', projectId);
     if (after !== -Infinity) q = q.where('id', '>', after);
     const rows = await q.orderBy('id').limit(PAGE).execute();
@@ -100,7 +100,8 @@ export async function readCatchUp(reads: Reads, projectId: string, index: MatchI
         .where('id', 'in', chunk)
         .execute();
       const links = await linksOf(db, projectId, (l) => l.where('product_id', 'in', chunk));
-      for (const r of rows) products.set(Number(r.id), { ...r, id: Number(r.id), categories: links.get(Number(r.id)) ?? [] });
+      for (const r of rows)
+        products.set(Number(r.id), { ...r, id: Number(r.id), categories: links.get(Number(r.id)) ?? [] });
     }
     const tree = changed.some((c) => c.type === 'category') ? await categoryTree(db, projectId) : undefined;
     return { version, products, tree };
@@ -117,10 +118,7 @@ export function applyCatchUp(index: MatchIndex, c: CatchUp): void {
 
 type Links = ReturnType<typeof linkQuery>;
 function linkQuery(db: Kysely<Database>, projectId: string) {
-  return db
-    .selectFrom('product_categories')
-    .select(['product_id', 'category_id'])
-    .where('project_id', '=', projectId);
+  return db.selectFrom('product_categories').select(['product_id', 'category_id']).where('project_id', '=', projectId);
 }
 
 async function linksOf(

@@ -1,5 +1,6 @@
 import type { CategoryTree } from '../filters.js';
 import { Grown, IdSlots } from './slot-arrays.js';
+import { WordPostings } from './word-postings.js';
 import { productWords } from './words.js';
 
 // One project's products as `q`, its filters, its orders and its facets read them, in this
@@ -39,13 +40,12 @@ export class MatchIndex {
   /** the slot's category links are catLinks[catStart[slot] .. catStart[slot + 1]) */
   readonly catStart = Grown.int32();
   readonly catLinks = Grown.int32();
-  readonly postings = new Map<string, Grown<Int32Array>>();
+  readonly postings = new WordPostings();
   readonly slotOf = new IdSlots();
   tree: CategoryTree = { parents: new Map() };
   /** the project's data_version this index shows (every change up to it applied) */
   seen = 0;
   private dead = 0;
-  private wordBytes = 0;
 
   constructor(readonly incarnation: string) {
     this.catStart.push(0);
@@ -80,20 +80,13 @@ export class MatchIndex {
     );
     for (const c of p.categories) this.catLinks.push(c);
     this.catStart.push(this.catLinks.length);
-    for (const [word, field] of productWords(p.search_text)) {
-      let list = this.postings.get(word);
-      if (!list) {
-        this.postings.set(word, (list = Grown.int32(4)));
-        this.wordBytes += 2 * word.length + 120;
-      }
-      list.push(slot * 2 + field);
-    }
+    for (const [word, field] of productWords(p.search_text)) this.postings.add(word, slot * 2 + field);
     this.slotOf.set(p.id, slot);
   }
 
-  /** After a build: the doubling's spare room given back. */
+  /** After a build: the postings in their arrays, the doubling's spare room given back. */
   trim(): void {
-    for (const list of this.postings.values()) list.trim();
+    this.postings.foldIfWorth();
     for (const g of [this.ids, this.price, this.created, this.custom, this.flags, this.catStart, this.catLinks])
       g.trim();
   }
@@ -101,6 +94,7 @@ export class MatchIndex {
   /** Renumbers the live slots when dead ones pass a quarter (their postings cost as much as live ones). */
   compactIfWorth(): void {
     if (this.dead > 1024 && this.dead * 4 > this.size) this.compact();
+    else this.postings.foldIfWorth();
   }
 
   compact(): void {
@@ -127,32 +121,16 @@ export class MatchIndex {
     for (const g of columns) g.truncate(next);
     this.catStart.truncate(next + 1);
     this.catLinks.truncate(link);
-    this.compactPostings(remap);
+    this.postings.fold(remap);
     this.dead = 0;
     this.trim();
   }
 
   /** Bytes held, for the shared budget (match-index-cache.ts). */
   get bytes(): number {
-    let b = this.wordBytes + this.slotOf.bytes + this.tree.parents.size * 64;
+    let b = this.postings.bytes + this.slotOf.bytes + this.tree.parents.size * 64;
     for (const g of [this.ids, this.price, this.created, this.custom, this.flags, this.catStart, this.catLinks])
       b += g.bytes;
-    for (const list of this.postings.values()) b += list.bytes;
     return b;
-  }
-
-  private compactPostings(remap: Int32Array): void {
-    for (const [word, list] of this.postings) {
-      const a = list.items;
-      let kept = 0;
-      for (let i = 0; i < list.length; i++) {
-        const to = remap[a[i] >> 1];
-        if (to >= 0) a[kept++] = to * 2 + (a[i] & 1);
-      }
-      if (kept === 0) {
-        this.postings.delete(word);
-        this.wordBytes -= 2 * word.length + 120;
-      } else list.truncate(kept);
-    }
   }
 }

@@ -12,8 +12,11 @@ export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree
   const start = index.catStart.items;
   const links = index.catLinks.items;
   const { parents } = tree;
-  // A product of one category adds one to it, rolled up the tree once at the end; one of
-  // several walks its ancestors, each counted once for it.
+  // A product of one category adds one to it, rolled up the tree once at the end (counted in
+  // an array by id when ids are small, as generated and imported ones are); one of several
+  // walks its ancestors, each counted once for it.
+  const top = Math.max(0, ...parents.keys());
+  const dense = top < 1 << 20 ? new Int32Array(top + 1) : undefined;
   const direct = new Map<number, number>();
   const counts = new Map<number, number>();
   const seen = new Set<number>();
@@ -23,7 +26,9 @@ export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree
     const from = start[s];
     const to = start[s + 1];
     if (to - from === 1) {
-      direct.set(links[from], (direct.get(links[from]) ?? 0) + 1);
+      const c = links[from];
+      if (dense && c >= 0 && c <= top) dense[c]++;
+      else direct.set(c, (direct.get(c) ?? 0) + 1);
       continue;
     }
     seen.clear();
@@ -35,6 +40,7 @@ export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree
       }
     }
   }
+  if (dense) dense.forEach((n, c) => n > 0 && direct.set(c, (direct.get(c) ?? 0) + n));
   for (const [c, n] of direct) {
     let steps = 0;
     for (let at: number | null | undefined = c; at != null && parents.has(at) && steps <= parents.size; steps++) {

@@ -46,15 +46,12 @@ function bestCodes(index: MatchIndex, candidates: Map<string, number>): { best: 
   const best = new Uint8Array(index.size);
   const touched: number[] = [];
   for (const [word, code] of candidates) {
-    const list = index.postings.get(word);
-    if (!list) continue;
-    const a = list.items;
-    for (let i = 0; i < list.length; i++) {
-      const slot = a[i] >> 1;
-      const c = code * 2 + (a[i] & 1) + 1;
+    index.postings.each(word, (v) => {
+      const slot = v >> 1;
+      const c = code * 2 + (v & 1) + 1;
       if (best[slot] === 0) touched.push(slot);
       if (best[slot] === 0 || c < best[slot]) best[slot] = c;
-    }
+    });
   }
   return { best, touched };
 }

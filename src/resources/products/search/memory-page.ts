@@ -37,18 +37,19 @@ export function memoryPage(
 ): SearchPage {
   const names = s.facets ?? [];
   const m = matchedSlots(index, s.candidates, filter);
-  const masks = filterMasks(index, m, s);
-  // A match failing a filter that no facet leaves out is in no count.
-  const faceted = names.reduce((bits, n) => bits | OWN[n], 0);
-  const kept: number[] = [];
-  for (let i = 0; i < m.slots.length; i++) if ((masks[i] & ~faceted) === 0) kept.push(i);
-  const passing = kept.filter((i) => masks[i] === 0);
+  const { masks, failed } = filterMasks(index, m, s);
+  const passing = where(m, masks, 0xff);
   const cmp = comparer(index, m, s.relevance && s.candidates !== undefined, order);
   const top = firstK(passing.length, offset + perpage, (a, b) => cmp(passing[a], passing[b]));
   const ids = top.slice(offset).map((i) => index.ids.items[m.slots[passing[i]]]);
   const facets: Facets = {};
+  let passingSlots: Int32Array | undefined;
   for (const name of names) {
-    const slots = kept.filter((i) => (masks[i] & ~OWN[name]) === 0).map((i) => m.slots[i]);
+    // A facet whose own filter no match fails counts the matches of the page's total.
+    const slots =
+      (failed & OWN[name]) === 0
+        ? (passingSlots ??= passing.map((i) => m.slots[i]))
+        : where(m, masks, ~OWN[name]).map((i) => m.slots[i]);
     if (name === 'category') facets.category = categoryCounts(index, slots, index.tree);
     if (name === 'price') facets.price = priceCounts(index, slots, s.priceRanges);
     if (name === 'in_stock') facets.in_stock = stockCounts(index, slots);
@@ -57,13 +58,22 @@ export function memoryPage(
   return names.length ? { ids, total: passing.length, facets } : { ids, total: passing.length };
 }
 
-/** Per match, a bit for each filter of the request it fails. */
-function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): Uint8Array {
+/** The places in `m` of the matches failing none of the filters of `bits`. */
+function where(m: Matches, masks: Uint8Array, bits: number): Int32Array {
+  const out = new Int32Array(m.slots.length);
+  let n = 0;
+  for (let i = 0; i < masks.length; i++) if ((masks[i] & bits) === 0) out[n++] = i;
+  return out.subarray(0, n);
+}
+
+/** Per match, a bit for each filter of the request it fails; `failed`, the bits some match has. */
+function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): { masks: Uint8Array; failed: number } {
   const masks = new Uint8Array(m.slots.length);
   const price = index.price.items;
   const flags = index.flags.items;
   const wanted = s.categories && new Set(descendantsIn(index.tree, s.categories));
   const { priceMin, priceMax, inStock, inventoryType } = s;
+  let failed = 0;
   for (let i = 0; i < m.slots.length; i++) {
     const slot = m.slots[i];
     let mask = 0;
@@ -74,8 +84,9 @@ function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): Uint8Array {
       mask |= TYPE;
     if (wanted && !linkedTo(index, slot, wanted)) mask |= CATEGORIES;
     masks[i] = mask;
+    failed |= mask;
   }
-  return masks;
+  return { masks, failed };
 }
 
 function linkedTo(index: MatchIndex, slot: number, wanted: Set<number>): boolean {
