@@ -11,44 +11,52 @@ import { chosenRanges, type PriceRange } from './price-ranges.js';
 export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree: CategoryTree) {
   const start = index.catStart.items;
   const links = index.catLinks.items;
-  const { parents } = tree;
-  // A product of one category adds one to it, rolled up the tree once at the end (counted in
-  // an array by id when ids are small, as generated and imported ones are); one of several
-  // walks its ancestors, each counted once for it.
-  const top = Math.max(0, ...parents.keys());
-  const dense = top < 1 << 20 ? new Int32Array(top + 1) : undefined;
-  const direct = new Map<number, number>();
-  const counts = new Map<number, number>();
-  const seen = new Set<number>();
-  const bump = (at: number, n: number) => counts.set(at, (counts.get(at) ?? 0) + n);
+  const { place, ids, parent } = numbered(tree);
+  // A product of one category adds one to it, rolled up the tree once at the end; one of
+  // several walks its ancestors, each counted once for it (`stamp`: the last product that
+  // counted the category).
+  const direct = new Int32Array(ids.length);
+  const counts = new Int32Array(ids.length);
+  const stamp = new Int32Array(ids.length);
   for (let i = 0; i < slots.length; i++) {
     const s = slots[i];
     const from = start[s];
     const to = start[s + 1];
     if (to - from === 1) {
-      const c = links[from];
-      if (dense && c >= 0 && c <= top) dense[c]++;
-      else direct.set(c, (direct.get(c) ?? 0) + 1);
+      const c = place(links[from]);
+      if (c >= 0) direct[c]++;
       continue;
     }
-    seen.clear();
     for (let j = from; j < to; j++) {
-      for (let at: number | null | undefined = links[j]; at != null && parents.has(at) && !seen.has(at);) {
-        seen.add(at);
-        bump(at, 1);
-        at = parents.get(at);
+      for (let at = place(links[j]); at >= 0 && stamp[at] !== i + 1; at = parent[at]) {
+        stamp[at] = i + 1;
+        counts[at]++;
       }
     }
   }
-  if (dense) dense.forEach((n, c) => n > 0 && direct.set(c, (direct.get(c) ?? 0) + n));
-  for (const [c, n] of direct) {
-    let steps = 0;
-    for (let at: number | null | undefined = c; at != null && parents.has(at) && steps <= parents.size; steps++) {
-      bump(at, n);
-      at = parents.get(at);
-    }
+  for (let c = 0; c < ids.length; c++) {
+    if (direct[c] === 0) continue;
+    for (let at = c, steps = 0; at >= 0 && steps <= ids.length; at = parent[at], steps++) counts[at] += direct[c];
   }
-  return [...counts].sort((a, b) => a[0] - b[0]).map(([id, count]) => ({ id, count }));
+  const out: { id: number; count: number }[] = [];
+  for (let c = 0; c < ids.length; c++) if (counts[c] > 0) out.push({ id: ids[c], count: counts[c] });
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/** The tree's categories numbered 0 … n-1: each one's place (-1: not in the tree) and its parent's. */
+function numbered(tree: CategoryTree) {
+  const ids = [...tree.parents.keys()];
+  const places = new Map(ids.map((id, i) => [id, i]));
+  const parent = Int32Array.from(ids, (id) => {
+    const p = tree.parents.get(id);
+    return p == null ? -1 : (places.get(p) ?? -1);
+  });
+  const top = Math.max(0, ...ids);
+  if (top >= 1 << 20) return { place: (id: number) => places.get(id) ?? -1, ids, parent };
+  // Ids are small (generated and imported ones): an array by id instead of a map lookup a link.
+  const byId = new Int32Array(top + 1).fill(-1);
+  ids.forEach((id, i) => id >= 0 && (byId[id] = i));
+  return { place: (id: number) => (id >= 0 && id <= top ? byId[id] : -1), ids, parent };
 }
 
 export function priceCounts(

@@ -73,9 +73,16 @@ function shownTest(index: MatchIndex, filter: ProductFilter): (slot: number) => 
 
 /** The live slots the list shows, without `q`. */
 function shownSlots(index: MatchIndex, filter: ProductFilter): Int32Array {
-  const shows = shownTest(index, filter);
   const out = new Int32Array(index.size);
   let n = 0;
-  for (let s = 0; s < index.size; s++) if (shows(s)) out[n++] = s;
+  if (filter.categoryId === undefined) {
+    // The whole catalog's scan, without a call per slot.
+    const flags = index.flags.items;
+    const need = filter.includeHidden ? LIVE : LIVE | VISIBLE;
+    for (let s = 0; s < index.size; s++) if ((flags[s] & need) === need) out[n++] = s;
+  } else {
+    const shows = shownTest(index, filter);
+    for (let s = 0; s < index.size; s++) if (shows(s)) out[n++] = s;
+  }
   return out.subarray(0, n);
 }

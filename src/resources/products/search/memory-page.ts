@@ -40,7 +40,9 @@ export function memoryPage(
   const { masks, failed } = filterMasks(index, m, s);
   const passing = where(m, masks, 0xff);
   const cmp = comparer(index, m, s.relevance && s.candidates !== undefined, order);
-  const top = firstK(passing.length, offset + perpage, (a, b) => cmp(passing[a], passing[b]));
+  const relevance = s.relevance && s.candidates !== undefined;
+  const newestFirst = !relevance && (order.length === 0 || order[0] === 'date_desc');
+  const top = firstK(passing.length, offset + perpage, (a, b) => cmp(passing[a], passing[b]), newestFirst);
   const ids = top.slice(offset).map((i) => index.ids.items[m.slots[passing[i]]]);
   const facets: Facets = {};
   let passingSlots: Int32Array | undefined;
@@ -71,7 +73,7 @@ function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): { masks: Uin
   const masks = new Uint8Array(m.slots.length);
   const price = index.price.items;
   const flags = index.flags.items;
-  const wanted = s.categories && new Set(descendantsIn(index.tree, s.categories));
+  const wanted = s.categories && categorySet(descendantsIn(index.tree, s.categories));
   const { priceMin, priceMax, inStock, inventoryType } = s;
   let failed = 0;
   for (let i = 0; i < m.slots.length; i++) {
@@ -89,11 +91,22 @@ function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): { masks: Uin
   return { masks, failed };
 }
 
-function linkedTo(index: MatchIndex, slot: number, wanted: Set<number>): boolean {
+function linkedTo(index: MatchIndex, slot: number, wanted: (id: number) => boolean): boolean {
   const links = index.catLinks.items;
-  for (let j = index.catStart.items[slot]; j < index.catStart.items[slot + 1]; j++)
-    if (wanted.has(links[j])) return true;
+  for (let j = index.catStart.items[slot]; j < index.catStart.items[slot + 1]; j++) if (wanted(links[j])) return true;
   return false;
+}
+
+/** Membership of `ids`: a flag per id in an array when ids are small (tested once per match), else a set. */
+function categorySet(ids: number[]): (id: number) => boolean {
+  const top = Math.max(0, ...ids);
+  if (top >= 1 << 20) {
+    const set = new Set(ids);
+    return (id) => set.has(id);
+  }
+  const flags = new Uint8Array(top + 1);
+  for (const id of ids) flags[id] = 1;
+  return (id) => id >= 0 && id <= top && flags[id] === 1;
 }
 
 /** The request's order over matches (by their place in `m`), as match-set.ts sorts in SQL. */

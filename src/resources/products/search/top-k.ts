@@ -2,8 +2,12 @@
 // (100k products for one common word) needs its first 20, and a bounded heap finds them
 // in n·log k comparisons where a sort takes n·log n. Past a quarter of n, a sort is as cheap.
 
-/** The items 0 … n-1 first in `cmp`'s order, at most k of them, sorted. */
-export function firstK(n: number, k: number, cmp: (a: number, b: number) => number): number[] {
+/**
+ * The items 0 … n-1 first in `cmp`'s order, at most k of them, sorted. `fromEnd`: the best are
+ * likely near the end (newest first over slots in id order), so that they are met first and
+ * most items are turned away by one comparison with the heap's root; the answer is the same.
+ */
+export function firstK(n: number, k: number, cmp: (a: number, b: number) => number, fromEnd = false): number[] {
   if (k <= 0 || n === 0) return [];
   if (k * 4 >= n) {
     const all = Array.from({ length: n }, (_, i) => i);
@@ -13,7 +17,8 @@ export function firstK(n: number, k: number, cmp: (a: number, b: number) => numb
   const heap: number[] = [];
   const worse = (a: number, b: number) => cmp(heap[a], heap[b]) > 0;
   const swap = (a: number, b: number) => ([heap[a], heap[b]] = [heap[b], heap[a]]);
-  for (let i = 0; i < n; i++) {
+  for (let step = 0; step < n; step++) {
+    const i = fromEnd ? n - 1 - step : step;
     if (heap.length < k) {
       heap.push(i);
       for (let c = heap.length - 1; c > 0 && worse(c, (c - 1) >> 1); c = (c - 1) >> 1) swap(c, (c - 1) >> 1);

@@ -9,6 +9,8 @@ import { Grown } from './slot-arrays.js';
 
 /** Postings waiting outside the arrays before they are folded in. */
 const MIN_FOLD = 65_536;
+/** A build's pairs folded in as it goes, so that they never hold more than this many (8 bytes each). */
+const BUILD_FOLD = 1 << 22;
 
 export class WordPostings {
   private readonly numbers = new Map<string, number>();
@@ -35,6 +37,7 @@ export class WordPostings {
     if (this.pendingWords) {
       this.pendingWords.push(n);
       this.pendingValues!.push(value);
+      if (this.pendingWords.length >= BUILD_FOLD) this.fold(undefined, true);
       return;
     }
     let list = this.extra.get(n);
@@ -53,13 +56,13 @@ export class WordPostings {
     if (list) for (const v of list) visit(v);
   }
 
-  /** Folds the waiting postings into the arrays once they are many. */
+  /** Folds the waiting postings into the arrays once they are many, and always at the end of a build. */
   foldIfWorth(): void {
     if (this.pendingWords || this.extraCount > Math.max(MIN_FOLD, this.base.length / 8)) this.fold();
   }
 
   /** The arrays made again from every posting; `remap` (slot → new slot, -1 dropped) renumbers them. */
-  fold(remap?: Int32Array): void {
+  fold(remap?: Int32Array, building = false): void {
     const words = this.numbers.size;
     const counts = new Int32Array(words + 1);
     const keep = (v: number) => (remap ? remap[v >> 1] >= 0 : true);
@@ -77,7 +80,8 @@ export class WordPostings {
     this.base = base;
     this.extra = new Map();
     this.extraCount = 0;
-    this.pendingWords = this.pendingValues = null;
+    this.pendingWords = building ? Grown.int32(1024) : null;
+    this.pendingValues = building ? Grown.int32(1024) : null;
   }
 
   get bytes(): number {
