@@ -36,11 +36,13 @@ export async function shopList(
   const { shop } = filter;
   await findCandidates(reads, shown.project, shop);
   const offset = (page - 1) * perpage;
-  const index =
-    shown.indexes && answersInMemory(filter, order) ? await shown.indexes.ready(reads, shown.project) : undefined;
-  const read = index
-    ? async () => memoryPage(index, filter, shop, order, offset, perpage)
-    : () => reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
+  // From the match index when it can answer (asked only when the page cache misses), else in SQL.
+  const read = async () => {
+    const index =
+      shown.indexes && answersInMemory(filter, order) ? await shown.indexes.ready(reads, shown.project) : undefined;
+    if (index) return memoryPage(index, filter, shop, order, offset, perpage);
+    return reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
+  };
   const kind = readsStock({
     in_stock: shop.inStock,
     inventory_type: shop.inventoryType,

@@ -56,7 +56,7 @@ export class MatchIndexes {
     const wanted = Math.max(project.products_version, project.categories_version ?? 0);
     // Twice at most: a catch-up already under way may have begun before the request's version.
     for (let tries = 0; tries < 2 && held.index.seen < wanted; tries++) {
-      held.catching ??= this.catchUp(reads, project, key, held).finally(() => (held!.catching = null));
+      held.catching ??= this.catchUp(reads, project, key, held).finally(() => (held.catching = null));
       await held.catching;
       if (this.held.get(key) !== held) return undefined;
     }
