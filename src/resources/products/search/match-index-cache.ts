@@ -10,9 +10,11 @@ import { applyCatchUp, buildIndex, readCatchUp } from './match-index-load.js';
 // Never stale, as the vocabulary (vocabulary-cache.ts): before an answer, an index behind
 // the request's project row (its products or categories version) is caught up from the
 // change log. A project without an index is built in the background, page by page; its
-// requests meanwhile take the SQL path (page.ts), waiting at most WAIT_MS for a small
-// project's build to end. An index larger than the whole budget is never kept: its project
-// stays on the SQL path (remembered so that it is not built again and again).
+// requests meanwhile take the SQL path (page.ts); the one that started the build waits at
+// most WAIT_MS for it first, so that a small project is answered from memory at once. A
+// catch-up that finds most of the catalog changed builds again the same way. An index
+// larger than the whole budget is never kept: its project stays on the SQL path (remembered
+// so that it is not built again and again).
 
 /** How long a request waits for a build before taking the SQL path. */
 const WAIT_MS = 250;
@@ -65,21 +67,19 @@ export class MatchIndexes {
     return held.index;
   }
 
-  /** Starts (or joins) the project's build, waiting at most WAIT_MS for it. */
+  /** Starts the project's build and waits at most WAIT_MS for it; a build under way is not waited for. */
   private async build(db: Kysely<Database>, project: IndexScope, key: string): Promise<void> {
-    let building = this.building.get(key);
-    if (!building) {
-      building = buildIndex(db, project.id, project.incarnation)
-        .then((index) => {
-          if (!index) return;
-          this.stats.built++;
-          if (index.bytes > this.maxBytes) this.tooLarge.set(key, true);
-          else this.held.set(key, { index, catching: null });
-        })
-        .catch(() => undefined)
-        .finally(() => this.building.delete(key));
-      this.building.set(key, building);
-    }
+    if (this.building.has(key)) return;
+    const building = buildIndex(db, project.id, project.incarnation)
+      .then((index) => {
+        if (!index) return;
+        this.stats.built++;
+        if (index.bytes > this.maxBytes) this.tooLarge.set(key, true);
+        else this.held.set(key, { index, catching: null });
+      })
+      .catch(() => undefined)
+      .finally(() => this.building.delete(key));
+    this.building.set(key, building);
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, WAIT_MS)));
     await Promise.race([building, waited]);

@@ -18,6 +18,8 @@ import { type IndexedProduct, MatchIndex } from './match-index.js';
 const PAGE = 5_000;
 /** Ids a catch-up reads per statement. */
 const CHUNK = 1_000;
+/** Changed products past which (and past half the index) a catch-up builds again. */
+const REBUILD_PAST = 50_000;
 
 const COLUMNS = [
   'id',
@@ -90,6 +92,8 @@ export async function readCatchUp(reads: Reads, projectId: string, index: MatchI
       .where('type', 'in', ['product', 'category'])
       .execute();
     const ids = [...new Set(changed.filter((c) => c.type === 'product').map((c) => Number(c.id)))];
+    // Most of the catalog changed (an import replacing it): read page by page in the background instead.
+    if (ids.length > REBUILD_PAST && ids.length > index.size / 2) return 'rebuild';
     const products = new Map<number, IndexedProduct | undefined>(ids.map((id) => [id, undefined]));
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK);
