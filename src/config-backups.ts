@@ -1,5 +1,4 @@
-import { ConfigError } from './config-values.js';
-import { parseDuration } from './keys/duration.js';
+import { ConfigError, parseDuration } from './config-values.js';
 
 // The settings of `serve`'s own backups (src/backups/schedule.ts; docs/DEPLOY.md, "Backups"),
 // kept apart from config.ts. Without BACKUP_DIR a server makes none.

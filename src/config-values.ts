@@ -1,5 +1,6 @@
 // The parsers of the environment's values (src/config.ts reads the environment; these only
-// judge a value): each says which variable was wrong and what it takes.
+// judge a value): each says which variable was wrong and what it takes. The CLI's durations
+// (`--expires-in`) are read by the same rule as BACKUP_EVERY's.
 
 export class ConfigError extends Error {}
 
@@ -84,4 +85,14 @@ export function parseAdminKeyHashes(value: string | undefined): readonly string[
         `STOREFRONT_ADMIN_KEYS must list SHA-256 hashes in lower-case hex (storefront admin-key create --no-store prints one), got "${h.slice(0, 16)}…"`,
       );
   return Object.freeze(hashes);
+}
+
+// `--expires-in 90d`, `--overlap 24h`, BACKUP_EVERY: a whole number followed by s, m, h or d.
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** Seconds of a duration like "90d"; undefined when the text is not one. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^([0-9]{1,9})([smhd])$/.exec(text);
+  if (!match) return undefined;
+  return Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
 }

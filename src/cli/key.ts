@@ -1,4 +1,4 @@
-import { parseDuration } from '../keys/duration.js';
+import { parseDuration } from '../config-values.js';
 import {
   type KeyInfo,
   MAX_LIFETIME_SECONDS,

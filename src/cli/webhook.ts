@@ -1,5 +1,5 @@
 import { webhookAllowPrivate } from '../config.js';
-import { parseDuration } from '../keys/duration.js';
+import { parseDuration } from '../config-values.js';
 import { findProject } from '../resources/projects/repository.js';
 import { AddressRefused, checkEndpointUrl } from '../webhooks/address-guard.js';
 // Endpoints as src/webhooks/ keeps them, shared with the HTTP routes.

@@ -1,6 +1,7 @@
+import type { Selectable } from 'kysely';
 import { Lru } from '../cache/lru.js';
 import type { Reads } from '../db/reads.js';
-import type { Project } from '../resources/projects/repository.js';
+import type { ProjectTable } from '../db/schema.js';
 import { findKeyByHash, findKeyById, markUsed } from './repository.js';
 import { type Scope, scopesOf } from './scopes.js';
 import { hashKey, sameHash } from './token.js';
@@ -16,6 +17,10 @@ import { hashKey, sameHash } from './token.js';
 // once a minute per key.
 
 /** A key that passed the check. */
+
+/** What the check reads of the request's project row. */
+type Project = Pick<Selectable<ProjectTable>, 'id' | 'keys_version' | 'incarnation'>;
+
 export interface AcceptedKey {
   id: number;
   scopes: ReadonlySet<Scope>;

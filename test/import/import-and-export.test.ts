@@ -6,14 +6,13 @@ import { exportProject } from '../../src/export/export.js';
 import { importDocument, importFile } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { importFailure } from '../support/import-failure.js';
+import { IMPORT_PROJECT as project, importFailure, refusedSections } from '../support/import-failure.js';
 import { orderWithItems, tempFiles } from '../support/import-files.js';
 import { shopDocument } from '../support/shop.js';
 import { call } from '../support/request.js';
 
 const { dir, file } = tempFiles('storefront-import-');
 const ndjson = (...lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const project = { id: 'imp', name: 'Import shop', currency: 'GBP' };
 
 const problemsOf = async (work: Promise<unknown>) => (await importFailure(work)).problems;
 
@@ -127,21 +126,18 @@ eachBackend('import', (backend) => {
     assert.deepEqual(await problemsOf(importDocument(storage.db, { project, widgets: [] })), [
       'widgets: is not a known section (project, categories, products, plans, users, orders)',
     ]);
-    const more = await problemsOf(
-      importDocument(storage.db, {
-        project,
-        categories: [{ id: 1, handle: 'Bad Handle', name: 'x' }],
-        products: [
-          { handle: 'p', name: 'P', price: 1 },
-          { handle: 'q', name: 'Q', price: -1, colour: 'red' },
-          { handle: 'p', name: 'Again', price: 1 },
-          { handle: 'r', name: '  ', price: 1 },
-          { handle: '123', name: 'digits', price: 1 },
-        ],
-        users: [{ email: 'not-an-email' }],
-        orders: [{ customer_email: 'a@b.co', is_canceled: 'yes' }],
-      }),
-    );
+    const more = await refusedSections(storage.db, {
+      categories: [{ id: 1, handle: 'Bad Handle', name: 'x' }],
+      products: [
+        { handle: 'p', name: 'P', price: 1 },
+        { handle: 'q', name: 'Q', price: -1, colour: 'red' },
+        { handle: 'p', name: 'Again', price: 1 },
+        { handle: 'r', name: '  ', price: 1 },
+        { handle: '123', name: 'digits', price: 1 },
+      ],
+      users: [{ email: 'not-an-email' }],
+      orders: [{ customer_email: 'a@b.co', is_canceled: 'yes' }],
+    });
     assert.deepEqual(more, [
       'categories[0].handle: must be a handle: lower-case letters and digits in words joined by single hyphens, not all digits',
       'products[1].colour: is not a known field',
@@ -158,34 +154,31 @@ eachBackend('import', (backend) => {
 
   test('references are checked once every record is in', async (t) => {
     const { storage } = await testApp(t, backend);
-    const problems = await problemsOf(
-      importDocument(storage.db, {
-        project,
-        categories: [
-          { id: 1, handle: 'a', name: 'A', parent_id: 2 },
-          { id: 2, handle: 'b', name: 'B', parent_id: 1 },
-          { id: 3, handle: 'c', name: 'C', parent_id: 99 },
-          { id: 4, handle: 'd', name: 'D', parent_id: 5 }, // a parent that comes later is fine
-          { id: 5, handle: 'e', name: 'E' },
-        ],
-        products: [{ id: 1, handle: 'p', name: 'P', price: 1, category_ids: [4, 42] }],
-        plans: [
-          { id: 1, name: 'Plan', prices: [{ id: 1, amount: 1, interval: 'month' }] },
-          { id: 2, name: 'Other', prices: [{ id: 2, amount: 1, interval: 'year' }] },
-        ],
-        users: [
-          {
-            id: 1,
-            email: 'u@example.com',
-            subscriptions: [
-              { plan_id: 1, price_id: 1, status: 'active' },
-              { plan_id: 1, price_id: 2, status: 'active' },
-            ],
-          },
-        ],
-        orders: [orderWithItems([null, 'gone'], [3, 'never'])],
-      }),
-    );
+    const problems = await refusedSections(storage.db, {
+      categories: [
+        { id: 1, handle: 'a', name: 'A', parent_id: 2 },
+        { id: 2, handle: 'b', name: 'B', parent_id: 1 },
+        { id: 3, handle: 'c', name: 'C', parent_id: 99 },
+        { id: 4, handle: 'd', name: 'D', parent_id: 5 }, // a parent that comes later is fine
+        { id: 5, handle: 'e', name: 'E' },
+      ],
+      products: [{ id: 1, handle: 'p', name: 'P', price: 1, category_ids: [4, 42] }],
+      plans: [
+        { id: 1, name: 'Plan', prices: [{ id: 1, amount: 1, interval: 'month' }] },
+        { id: 2, name: 'Other', prices: [{ id: 2, amount: 1, interval: 'year' }] },
+      ],
+      users: [
+        {
+          id: 1,
+          email: 'u@example.com',
+          subscriptions: [
+            { plan_id: 1, price_id: 1, status: 'active' },
+            { plan_id: 1, price_id: 2, status: 'active' },
+          ],
+        },
+      ],
+      orders: [orderWithItems([null, 'gone'], [3, 'never'])],
+    });
     assert.deepEqual(problems, [
       'categories[0].parent_id: makes a cycle: a category cannot be its own ancestor',
       'categories[1].parent_id: makes a cycle: a category cannot be its own ancestor',

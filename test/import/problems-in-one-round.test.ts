@@ -1,31 +1,27 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { importDocument, importFile } from '../../src/import/import.js';
+import { importFile } from '../../src/import/import.js';
 import { testApp } from '../support/app.js';
 import { eachBackend } from '../support/each-backend.js';
-import { importFailure } from '../support/import-failure.js';
+import { IMPORT_PROJECT as project, importFailure, refusedSections } from '../support/import-failure.js';
 import { orderWithItems, tempFiles } from '../support/import-files.js';
 
 // A file with problems is fixed in one round: every problem is listed by its place in the
 // first run (field errors, ids given twice, references), and nothing is written.
 
 const { dir, file } = tempFiles('storefront-import-problems-');
-const project = { id: 'imp', name: 'Import shop', currency: 'GBP' };
 
 eachBackend('import problems in one round', (backend) => {
   test('the same id twice in one file is refused at the later place, naming the earlier', async (t) => {
     const { storage } = await testApp(t, backend);
-    const { problems } = await importFailure(
-      importDocument(storage.db, {
-        project,
-        products: [
-          { id: 5, handle: 'a', name: 'A', price: 1 },
-          { id: 6, handle: 'b', name: 'B', price: 1 },
-          { id: 5, handle: 'c', name: 'C', price: 1 },
-        ],
-      }),
-    );
+    const problems = await refusedSections(storage.db, {
+      products: [
+        { id: 5, handle: 'a', name: 'A', price: 1 },
+        { id: 6, handle: 'b', name: 'B', price: 1 },
+        { id: 5, handle: 'c', name: 'C', price: 1 },
+      ],
+    });
     assert.deepEqual(problems, ['products[2].id: 5 is also the id of products[0]']);
     assert.equal(await storage.db.selectFrom('products').selectAll().executeTakeFirst(), undefined);
 
@@ -61,22 +57,19 @@ eachBackend('import problems in one round', (backend) => {
 
   test('references are reported in the same run as field errors, not those to refused records', async (t) => {
     const { storage } = await testApp(t, backend);
-    const { problems } = await importFailure(
-      importDocument(storage.db, {
-        project,
-        categories: [
-          { id: 1, handle: 'a', name: 'A', parent_id: 77 },
-          { id: 2, handle: 'b', name: '' }, // refused: a reference to it is not a second problem
-        ],
-        products: [
-          { id: 1, handle: 'p', name: 'P', price: -1 },
-          { id: 2, handle: 'q', name: 'Q', price: 1, category_ids: [2, 99] },
-        ],
-        plans: [{ id: 1, name: 'Plan', prices: [{ id: 1, amount: 1, interval: 'month' }] }],
-        users: [{ id: 1, email: 'u@example.com', subscriptions: [{ plan_id: 3, price_id: 9, status: 'active' }] }],
-        orders: [orderWithItems([1, 'refused'], [42, 'never'])],
-      }),
-    );
+    const problems = await refusedSections(storage.db, {
+      categories: [
+        { id: 1, handle: 'a', name: 'A', parent_id: 77 },
+        { id: 2, handle: 'b', name: '' }, // refused: a reference to it is not a second problem
+      ],
+      products: [
+        { id: 1, handle: 'p', name: 'P', price: -1 },
+        { id: 2, handle: 'q', name: 'Q', price: 1, category_ids: [2, 99] },
+      ],
+      plans: [{ id: 1, name: 'Plan', prices: [{ id: 1, amount: 1, interval: 'month' }] }],
+      users: [{ id: 1, email: 'u@example.com', subscriptions: [{ plan_id: 3, price_id: 9, status: 'active' }] }],
+      orders: [orderWithItems([1, 'refused'], [42, 'never'])],
+    });
     assert.deepEqual(problems, [
       'categories[1].name: must be a string of 1 to 128 characters',
       'products[0].price: must be an integer from 0 to 1000000000000 in the smallest currency unit (12.34 GBP is 1234)',

@@ -14,14 +14,11 @@ const FIRST_WARNINGS = 5;
 type Kind = keyof Import['changes'];
 
 export function ImportChanges({ item }: { item: Import }): JSX.Element {
-  const [allWarnings, setAllWarnings] = useState(false);
   const kinds = (Object.keys(item.changes) as Kind[]).filter((k) => {
     const c = item.changes[k];
     return c.created + c.updated + c.unchanged + c.deleted > 0;
   });
   const would = item.dry_run;
-  const warnings = allWarnings ? item.warnings : item.warnings.slice(0, FIRST_WARNINGS);
-  const unlisted = item.warnings_total - item.warnings.length;
   return (
     <div class="import-changes">
       <h3>{would ? 'What applying it would change' : 'What it changed'}</h3>
@@ -75,32 +72,42 @@ export function ImportChanges({ item }: { item: Import }): JSX.Element {
               ))}
           </p>
         ))}
-      {item.warnings_total > 0 && (
-        <section class="notice import-warnings" aria-labelledby={`warnings-${item.id}`}>
-          <h3 id={`warnings-${item.id}`}>
-            {item.warnings_total.toLocaleString()} {item.warnings_total === 1 ? 'warning' : 'warnings'}: values that
-            look damaged by a spreadsheet
-          </h3>
-          <p class="muted">
-            {would
-              ? 'Warnings do not stop the import: read them before applying it, and fix the file if they are right.'
-              : 'The import wrote these values as the file had them.'}
-          </p>
-          <ul>
-            {warnings.map((w, i) => (
-              <li key={i}>
-                <code>{w.place}</code> · <code>{w.field}</code>: {w.message}
-              </li>
-            ))}
-          </ul>
-          {item.warnings.length > FIRST_WARNINGS && (
-            <button type="button" class="link" onClick={() => setAllWarnings(!allWarnings)}>
-              {allWarnings ? `Show the first ${FIRST_WARNINGS}` : `Show all ${item.warnings.length} listed`}
-            </button>
-          )}
-          {unlisted > 0 && <p class="muted">and {unlisted.toLocaleString()} more, not listed (the first 100 are)</p>}
-        </section>
-      )}
+      <ImportWarnings item={item} />
     </div>
+  );
+}
+
+/** The warnings (the first few, the rest on request), and how many the API left unlisted. */
+function ImportWarnings({ item }: { item: Import }): JSX.Element | null {
+  const [allWarnings, setAllWarnings] = useState(false);
+  if (item.warnings_total === 0) return null;
+  const would = item.dry_run;
+  const warnings = allWarnings ? item.warnings : item.warnings.slice(0, FIRST_WARNINGS);
+  const unlisted = item.warnings_total - item.warnings.length;
+  return (
+    <section class="notice import-warnings" aria-labelledby={`warnings-${item.id}`}>
+      <h3 id={`warnings-${item.id}`}>
+        {item.warnings_total.toLocaleString()} {item.warnings_total === 1 ? 'warning' : 'warnings'}: values that look
+        damaged by a spreadsheet
+      </h3>
+      <p class="muted">
+        {would
+          ? 'Warnings do not stop the import: read them before applying it, and fix the file if they are right.'
+          : 'The import wrote these values as the file had them.'}
+      </p>
+      <ul>
+        {warnings.map((w, i) => (
+          <li key={i}>
+            <code>{w.place}</code> · <code>{w.field}</code>: {w.message}
+          </li>
+        ))}
+      </ul>
+      {item.warnings.length > FIRST_WARNINGS && (
+        <button type="button" class="link" onClick={() => setAllWarnings(!allWarnings)}>
+          {allWarnings ? `Show the first ${FIRST_WARNINGS}` : `Show all ${item.warnings.length} listed`}
+        </button>
+      )}
+      {unlisted > 0 && <p class="muted">and {unlisted.toLocaleString()} more, not listed (the first 100 are)</p>}
+    </section>
   );
 }

@@ -1,7 +1,6 @@
 import type { JSX } from 'preact';
-import { field, submitted } from '../format.js';
 import { useState } from 'preact/hooks';
-import type { Key, Scope } from 'storefront-client';
+import type { Key, KeyCreate } from 'storefront-client';
 import { when } from '../format.js';
 import { Action } from '../parts/action.js';
 import { ShownOnce } from '../parts/copy-button.js';
@@ -9,21 +8,11 @@ import { ListTable } from '../parts/list-table.js';
 import { Problem } from '../parts/problem.js';
 import { useAction } from '../parts/use-action.js';
 import { useLoad } from '../parts/use-load.js';
-import { api, can, session } from '../session.js';
+import { KeyCreateForm } from './key-create.js';
+import { api, session } from '../session.js';
 
 // The project's keys: create one with scopes and an expiry (its secret shown this once, with a
 // copy button), roll one with an overlap, revoke one. A key can grant no scope it lacks.
-
-const SCOPES: { scope: Scope; says: string }[] = [
-  { scope: 'orders:read', says: 'read orders' },
-  { scope: 'orders:write', says: 'change orders' },
-  { scope: 'users:read', says: 'read users' },
-  { scope: 'products:write', says: 'change products' },
-  { scope: 'products:read_hidden', says: 'see hidden products' },
-  { scope: 'webhooks:manage', says: 'manage webhooks' },
-  { scope: 'keys:manage', says: 'manage keys' },
-  { scope: 'imports:write', says: 'import data' },
-];
 
 export function Keys(): JSX.Element {
   const keys = useLoad(() => api().keys.list(), []);
@@ -31,20 +20,12 @@ export function Keys(): JSX.Element {
   const { busy, error, act } = useAction(keys.reload);
   const me = session.value?.current.id;
 
-  const create = async (event: SubmitEvent) => {
-    const { form, element } = submitted(event);
-    const scopes = form.getAll('scopes').map(String) as Scope[];
-    const days = field(form, 'expires_in_days');
-    await act(async () => {
-      const made = await api().keys.create({
-        label: field(form, 'label').trim(),
-        scopes,
-        ...(days ? { expires_in_days: Number(days) } : {}),
-      });
+  const create = (body: KeyCreate, form: HTMLFormElement) =>
+    act(async () => {
+      const made = await api().keys.create(body);
       setSecret({ label: made.label, key: made.key, what: 'New key' });
-      element.reset();
+      form.reset();
     });
-  };
 
   return (
     <>
@@ -60,46 +41,7 @@ export function Keys(): JSX.Element {
         />
       )}
       <Problem error={error ?? keys.error} />
-      <section class="card" aria-labelledby="new-key-h">
-        <h2 id="new-key-h">Create a key</h2>
-        <form class="stack" onSubmit={(e) => void create(e)}>
-          <label>
-            Label
-            <input name="label" required maxLength={200} placeholder="who or what holds it" />
-          </label>
-          <fieldset>
-            <legend>Scopes</legend>
-            {SCOPES.map(({ scope, says }) => (
-              <label class="check" key={scope}>
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  disabled={!can(scope)}
-                  defaultChecked={scope === 'orders:read'}
-                />
-                <code>{scope}</code> {says}
-                {!can(scope) && <span class="scope-note"> (this key lacks it, so cannot grant it)</span>}
-              </label>
-            ))}
-          </fieldset>
-          <label>
-            Expires
-            <select name="expires_in_days">
-              <option value="">never</option>
-              <option value="1">in a day</option>
-              <option value="30">in 30 days</option>
-              <option value="90" selected>
-                in 90 days
-              </option>
-              <option value="365">in a year</option>
-            </select>
-          </label>
-          <Action scope="keys:manage" type="submit" class="primary" busy={busy}>
-            Create the key
-          </Action>
-        </form>
-      </section>
+      <KeyCreateForm busy={busy} onCreate={(body, form) => void create(body, form)} />
       <div class="table-wrap">
         <ListTable
           caption="Keys that still work"

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { field, submitted } from '../format.js';
 import { useState } from 'preact/hooks';
-import type { OrderUpdate } from 'storefront-client';
+import type { Order, OrderUpdate } from 'storefront-client';
 import { when, words } from '../format.js';
 import { formatMoney } from '../money.js';
 import { CHANGES, FULFILLMENT, PAYMENT, changeFor, describe, differences } from '../order-fields.js';
@@ -11,6 +11,7 @@ import { ChangeButton } from '../parts/change-button.js';
 import { Link } from '../parts/link.js';
 import { ListTable } from '../parts/list-table.js';
 import { Problem } from '../parts/problem.js';
+import { useAction } from '../parts/use-action.js';
 import { useLoad } from '../parts/use-load.js';
 import { href } from '../router.js';
 
@@ -21,42 +22,32 @@ import { href } from '../router.js';
 export function OrderDetail({ id }: { id: number }): JSX.Element {
   const loaded = useLoad(() => readOrder(id), [id]);
   const [current, setCurrent] = useState<Versioned | undefined>();
-  const [conflict, setConflict] = useState<{ tried: OrderUpdate; seen: Versioned; newer: Versioned } | undefined>();
-  const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [conflict, setConflict] = useState<Conflicted | undefined>();
+  const [unchanged, setUnchanged] = useState(false);
+  const { busy, error, note, act } = useAction();
   const shown = current ?? loaded.data;
 
   const apply = async (change: OrderUpdate) => {
     if (!shown) return;
-    setBusy(true);
-    setError(undefined);
-    setSaved('');
+    setUnchanged(false);
     setConflict(undefined);
-    try {
-      const next = await changeOrder(id, change, shown.etag);
-      setCurrent(next);
-      setSaved(`Saved: ${describe(change)}.`);
-    } catch (e) {
-      if (e instanceof Conflict) setConflict({ tried: change, seen: shown, newer: e.newer });
-      else setError(e);
-    }
-    setBusy(false);
+    // A conflict is shown with the newer order; any other refusal is the action's error.
+    await act(async () => {
+      try {
+        setCurrent(await changeOrder(id, change, shown.etag));
+        return `Saved: ${describe(change)}.`;
+      } catch (e) {
+        if (!(e instanceof Conflict)) throw e;
+        setConflict({ tried: change, seen: shown, newer: e.newer });
+      }
+    });
   };
   const submitForm = (event: SubmitEvent) => {
-    const { form } = submitted(event);
-    const change: OrderUpdate = {};
-    const payment = field(form, 'payment_status');
-    const fulfillment = field(form, 'fulfillment_status');
-    const delivery = field(form, 'delivery_information');
-    if (shown && payment !== shown.order.payment_status)
-      change.payment_status = payment as OrderUpdate['payment_status'];
-    if (shown && fulfillment !== shown.order.fulfillment_status)
-      change.fulfillment_status = fulfillment as OrderUpdate['fulfillment_status'];
-    if (shown && delivery !== shown.order.delivery_information) change.delivery_information = delivery;
-    if (Object.keys(change).length === 0) setSaved('Nothing to save: no field was changed.');
+    const change = shown && formChange(submitted(event).form, shown.order);
+    if (!change || Object.keys(change).length === 0) setUnchanged(true);
     else void apply(change);
   };
+  const saved = unchanged ? 'Nothing to save: no field was changed.' : note;
 
   return (
     <>
@@ -68,38 +59,18 @@ export function OrderDetail({ id }: { id: number }): JSX.Element {
       </h1>
       <Problem error={loaded.error ?? error} />
       {conflict && (
-        <section class="conflict" role="alert" aria-labelledby="conflict-h">
-          <h2 id="conflict-h">Not saved: this order changed since you opened it</h2>
-          <p>
-            You tried <strong>{describe(conflict.tried)}</strong>, but someone else changed the order first (updated{' '}
-            {when(conflict.newer.order.updated_at)}). What changed:
-          </p>
-          <ul>
-            {differences(conflict.seen.order, conflict.newer.order).map((d) => (
-              <li key={d}>{d}</li>
-            ))}
-          </ul>
-          <p>The newer order is shown below. Check it, then apply your change again if it still holds.</p>
-          <Action
-            scope="orders:write"
-            busy={busy}
-            onClick={() => {
-              setCurrent(conflict.newer);
-              void apply(conflict.tried);
-            }}
-          >
-            Apply my change to the newer order
-          </Action>{' '}
-          <button
-            type="button"
-            onClick={() => {
-              setCurrent(conflict.newer);
-              setConflict(undefined);
-            }}
-          >
-            Keep the newer order
-          </button>
-        </section>
+        <ConflictNotice
+          conflict={conflict}
+          busy={busy}
+          onRetry={() => {
+            setCurrent(conflict.newer);
+            void apply(conflict.tried);
+          }}
+          onKeep={() => {
+            setCurrent(conflict.newer);
+            setConflict(undefined);
+          }}
+        />
       )}
       {saved && (
         <p class="saved" role="status">
@@ -119,6 +90,56 @@ export function OrderDetail({ id }: { id: number }): JSX.Element {
   );
 }
 
+type Conflicted = { tried: OrderUpdate; seen: Versioned; newer: Versioned };
+
+/** The fields of the change form that differ from the order. */
+function formChange(form: FormData, order: Order): OrderUpdate {
+  const change: OrderUpdate = {};
+  const payment = field(form, 'payment_status');
+  const fulfillment = field(form, 'fulfillment_status');
+  const delivery = field(form, 'delivery_information');
+  if (payment !== order.payment_status) change.payment_status = payment as OrderUpdate['payment_status'];
+  if (fulfillment !== order.fulfillment_status)
+    change.fulfillment_status = fulfillment as OrderUpdate['fulfillment_status'];
+  if (delivery !== order.delivery_information) change.delivery_information = delivery;
+  return change;
+}
+
+/** A change refused because the order changed first: what changed, and the two ways on. */
+function ConflictNotice({
+  conflict,
+  busy,
+  onRetry,
+  onKeep,
+}: {
+  conflict: Conflicted;
+  busy: boolean;
+  onRetry: () => void;
+  onKeep: () => void;
+}): JSX.Element {
+  return (
+    <section class="conflict" role="alert" aria-labelledby="conflict-h">
+      <h2 id="conflict-h">Not saved: this order changed since you opened it</h2>
+      <p>
+        You tried <strong>{describe(conflict.tried)}</strong>, but someone else changed the order first (updated{' '}
+        {when(conflict.newer.order.updated_at)}). What changed:
+      </p>
+      <ul>
+        {differences(conflict.seen.order, conflict.newer.order).map((d) => (
+          <li key={d}>{d}</li>
+        ))}
+      </ul>
+      <p>The newer order is shown below. Check it, then apply your change again if it still holds.</p>
+      <Action scope="orders:write" busy={busy} onClick={onRetry}>
+        Apply my change to the newer order
+      </Action>{' '}
+      <button type="button" onClick={onKeep}>
+        Keep the newer order
+      </button>
+    </section>
+  );
+}
+
 function OrderView({
   versioned,
   busy,
@@ -133,45 +154,7 @@ function OrderView({
   const { order } = versioned;
   return (
     <div class="detail">
-      <section class="card" aria-labelledby="order-h">
-        <h2 id="order-h">
-          {order.customer_name} <span class="muted">{order.customer_email}</span>
-        </h2>
-        <dl class="facts">
-          <dt>Payment</dt>
-          <dd data-field="payment_status">{words(order.payment_status)}</dd>
-          <dt>Fulfillment</dt>
-          <dd data-field="fulfillment_status">{words(order.fulfillment_status)}</dd>
-          <dt>Canceled</dt>
-          <dd>{order.is_canceled ? 'yes' : 'no'}</dd>
-          <dt>Archived</dt>
-          <dd>{order.is_archived ? 'yes' : 'no'}</dd>
-          <dt>Placed</dt>
-          <dd>{when(order.created_at)}</dd>
-          <dt>Last changed</dt>
-          <dd>{when(order.updated_at)}</dd>
-        </dl>
-        <ListTable
-          caption="Items"
-          columns={['Item', { label: 'Quantity', num: true }, { label: 'Price', num: true }]}
-          foot={
-            <tr>
-              <th scope="row" colSpan={2}>
-                Total
-              </th>
-              <td class="num">{formatMoney(order.total, order.currency)}</td>
-            </tr>
-          }
-        >
-          {order.items.map((item, i) => (
-            <tr key={i}>
-              <td>{item.name}</td>
-              <td class="num">{item.quantity}</td>
-              <td class="num">{formatMoney(item.price, order.currency)}</td>
-            </tr>
-          ))}
-        </ListTable>
-      </section>
+      <OrderFacts order={order} />
       <section class="card" aria-labelledby="change-h">
         <h2 id="change-h">Change</h2>
         <div class="quick" role="group" aria-label="Quick changes">
@@ -216,5 +199,50 @@ function OrderView({
         </form>
       </section>
     </div>
+  );
+}
+
+/** What the order is: its customer, statuses, times and items. */
+function OrderFacts({ order }: { order: Order }): JSX.Element {
+  return (
+    <section class="card" aria-labelledby="order-h">
+      <h2 id="order-h">
+        {order.customer_name} <span class="muted">{order.customer_email}</span>
+      </h2>
+      <dl class="facts">
+        <dt>Payment</dt>
+        <dd data-field="payment_status">{words(order.payment_status)}</dd>
+        <dt>Fulfillment</dt>
+        <dd data-field="fulfillment_status">{words(order.fulfillment_status)}</dd>
+        <dt>Canceled</dt>
+        <dd>{order.is_canceled ? 'yes' : 'no'}</dd>
+        <dt>Archived</dt>
+        <dd>{order.is_archived ? 'yes' : 'no'}</dd>
+        <dt>Placed</dt>
+        <dd>{when(order.created_at)}</dd>
+        <dt>Last changed</dt>
+        <dd>{when(order.updated_at)}</dd>
+      </dl>
+      <ListTable
+        caption="Items"
+        columns={['Item', { label: 'Quantity', num: true }, { label: 'Price', num: true }]}
+        foot={
+          <tr>
+            <th scope="row" colSpan={2}>
+              Total
+            </th>
+            <td class="num">{formatMoney(order.total, order.currency)}</td>
+          </tr>
+        }
+      >
+        {order.items.map((item, i) => (
+          <tr key={i}>
+            <td>{item.name}</td>
+            <td class="num">{item.quantity}</td>
+            <td class="num">{formatMoney(item.price, order.currency)}</td>
+          </tr>
+        ))}
+      </ListTable>
+    </section>
   );
 }

@@ -11,6 +11,7 @@ import { Link } from '../parts/link.js';
 import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
 import { Problem } from '../parts/problem.js';
+import { useAction } from '../parts/use-action.js';
 import { useLoad } from '../parts/use-load.js';
 import { href, place, setQuery } from '../router.js';
 import { api } from '../session.js';
@@ -29,40 +30,21 @@ export function Orders(): JSX.Element {
   const list = useLoad(() => api().orders.list(query), [key]);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [outcomes, setOutcomes] = useState<Map<number, Outcome>>(new Map());
-  const [busy, setBusy] = useState(false);
+  const { busy, act } = useAction(list.reload);
   const rows = list.data?.data ?? [];
   // The export takes the list's filters without its paging: every matching order.
   const { page: _page, perpage: _perpage, ...filters } = query;
 
-  const toggle = (id: number, on: boolean) => {
-    const next = new Set(selected);
-    if (on) next.add(id);
-    else next.delete(id);
-    setSelected(next);
-  };
-  const applyAll = async (change: OrderUpdate) => {
-    setBusy(true);
-    const chosen = rows.filter((o) => selected.has(o.id));
-    const results = await Promise.all(
-      chosen.map(async (order): Promise<[number, Outcome]> => {
-        try {
-          await changeListed(order, change);
-          return [order.id, { ok: true, text: `Saved: ${describe(change)}` }];
-        } catch (error) {
-          if (error instanceof Conflict)
-            return [order.id, { ok: false, text: 'Not saved: changed by someone else since the list was loaded' }];
-          return [
-            order.id,
-            { ok: false, text: `Not saved: ${error instanceof Error ? error.message : String(error)}` },
-          ];
-        }
-      }),
-    );
-    setOutcomes(new Map(results));
-    setSelected(new Set());
-    setBusy(false);
-    list.reload();
-  };
+  const applyAll = (change: OrderUpdate) =>
+    act(async () => {
+      setOutcomes(
+        await changeEach(
+          rows.filter((o) => selected.has(o.id)),
+          change,
+        ),
+      );
+      setSelected(new Set());
+    });
 
   return (
     <>
@@ -98,63 +80,117 @@ export function Orders(): JSX.Element {
           />
         ))}
       </div>
-      {outcomes.size > 0 && (
-        <section class="outcomes" aria-label="Results of the last change" aria-live="polite">
-          <h2>Results</h2>
-          <ul>
-            {[...outcomes].map(([id, o]) => (
-              <li key={id} class={o.ok ? 'ok' : 'bad'}>
-                Order {id}: {o.text}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <Outcomes outcomes={outcomes} />
       <div class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
-        <ListTable
-          caption="Orders, newest first"
-          quietCaption
-          empty={
-            list.data &&
-            rows.length === 0 && (
-              <>
-                No order matches these filters.{' '}
-                <button
-                  type="button"
-                  class="link"
-                  onClick={() => setQuery(Object.fromEntries([...params.keys()].map((k) => [k, undefined])))}
-                >
-                  Clear the filters
-                </button>
-              </>
-            )
-          }
-          columns={[
-            {
-              label: (
-                <input
-                  type="checkbox"
-                  aria-label="Select every order on this page"
-                  checked={rows.length > 0 && rows.every((o) => selected.has(o.id))}
-                  onChange={(e) => setSelected(e.currentTarget.checked ? new Set(rows.map((o) => o.id)) : new Set())}
-                />
-              ),
-            },
-            'Order',
-            'Customer',
-            { label: 'Total', num: true },
-            'Payment',
-            'Fulfillment',
-            'Placed',
-          ]}
-        >
-          {rows.map((o) => (
-            <OrderRow key={o.id} order={o} selected={selected.has(o.id)} onSelect={(on) => toggle(o.id, on)} />
-          ))}
-        </ListTable>
+        <OrdersTable
+          rows={rows}
+          loaded={Boolean(list.data)}
+          params={params}
+          selected={selected}
+          onSelect={setSelected}
+        />
       </div>
       {list.data && <Pager meta={list.data.meta} label="Orders" />}
     </>
+  );
+}
+
+/** One change made to each chosen order, each with its own result. */
+async function changeEach(chosen: Order[], change: OrderUpdate): Promise<Map<number, Outcome>> {
+  const results = await Promise.all(
+    chosen.map(async (order): Promise<[number, Outcome]> => {
+      try {
+        await changeListed(order, change);
+        return [order.id, { ok: true, text: `Saved: ${describe(change)}` }];
+      } catch (error) {
+        if (error instanceof Conflict)
+          return [order.id, { ok: false, text: 'Not saved: changed by someone else since the list was loaded' }];
+        return [order.id, { ok: false, text: `Not saved: ${error instanceof Error ? error.message : String(error)}` }];
+      }
+    }),
+  );
+  return new Map(results);
+}
+
+/** The results of the last change, one an order. */
+function Outcomes({ outcomes }: { outcomes: Map<number, Outcome> }): JSX.Element | null {
+  if (outcomes.size === 0) return null;
+  return (
+    <section class="outcomes" aria-label="Results of the last change" aria-live="polite">
+      <h2>Results</h2>
+      <ul>
+        {[...outcomes].map(([id, o]) => (
+          <li key={id} class={o.ok ? 'ok' : 'bad'}>
+            Order {id}: {o.text}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The page's orders, each to select for a change. */
+function OrdersTable({
+  rows,
+  loaded,
+  params,
+  selected,
+  onSelect,
+}: {
+  rows: Order[];
+  loaded: boolean;
+  params: URLSearchParams;
+  selected: Set<number>;
+  onSelect: (selected: Set<number>) => void;
+}): JSX.Element {
+  const toggle = (id: number, on: boolean) => {
+    const next = new Set(selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    onSelect(next);
+  };
+  return (
+    <ListTable
+      caption="Orders, newest first"
+      quietCaption
+      empty={
+        loaded &&
+        rows.length === 0 && (
+          <>
+            No order matches these filters.{' '}
+            <button
+              type="button"
+              class="link"
+              onClick={() => setQuery(Object.fromEntries([...params.keys()].map((k) => [k, undefined])))}
+            >
+              Clear the filters
+            </button>
+          </>
+        )
+      }
+      columns={[
+        {
+          label: (
+            <input
+              type="checkbox"
+              aria-label="Select every order on this page"
+              checked={rows.length > 0 && rows.every((o) => selected.has(o.id))}
+              onChange={(e) => onSelect(e.currentTarget.checked ? new Set(rows.map((o) => o.id)) : new Set())}
+            />
+          ),
+        },
+        'Order',
+        'Customer',
+        { label: 'Total', num: true },
+        'Payment',
+        'Fulfillment',
+        'Placed',
+      ]}
+    >
+      {rows.map((o) => (
+        <OrderRow key={o.id} order={o} selected={selected.has(o.id)} onSelect={(on) => toggle(o.id, on)} />
+      ))}
+    </ListTable>
   );
 }
 

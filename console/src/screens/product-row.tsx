@@ -1,17 +1,14 @@
 import type { JSX } from 'preact';
-import { field } from '../format.js';
 import { useState } from 'preact/hooks';
-import { ApiError, type Product, type ProductUpdate } from 'storefront-client';
-import { messageOf } from '../format.js';
-import { formatMoney, fromUnits, toUnits } from '../money.js';
-import { priceProblem, stockProblem } from '../product-fields.js';
+import type { Product } from 'storefront-client';
+import { formatMoney, toUnits } from '../money.js';
 import { Action } from '../parts/action.js';
+import { useAction } from '../parts/use-action.js';
 import { api } from '../session.js';
+import { type EditErrors, formChange, refusalErrors } from './product-edit.js';
 
 // One product, edited in place: name, price (typed in currency units, sent in the smallest
 // unit), inventory type and stock. What the API refuses is shown beside the field it names.
-
-type Errors = Partial<Record<'name' | 'price' | 'inventory_type' | 'stock_quantity' | 'in_stock' | 'form', string>>;
 
 export function ProductRow({
   product: initial,
@@ -23,162 +20,44 @@ export function ProductRow({
 }): JSX.Element {
   const [product, setProduct] = useState(initial);
   const [editing, setEditing] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<EditErrors>({});
   const [saved, setSaved] = useState(false);
   const [inventory, setInventory] = useState(product.inventory_type);
-  const id = `p${product.id}`;
+  const { busy, act } = useAction();
 
   const save = async (event: SubmitEvent) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const change: ProductUpdate = {};
-    const found: Errors = {};
-    const name = field(form, 'name');
-    if (name !== product.name) change.name = name;
-    const priceText = field(form, 'price');
-    const price = fromUnits(priceText, product.currency);
-    const priceWrong = priceProblem(priceText, product.currency);
-    if (priceWrong) found.price = priceWrong;
-    else if (price !== product.price) change.price = price;
-    if (inventory !== product.inventory_type) change.inventory_type = inventory;
-    if (inventory === 'advanced') {
-      const stock = field(form, 'stock_quantity');
-      const stockWrong = stockProblem(stock);
-      if (stockWrong) found.stock_quantity = stockWrong;
-      else if (Number(stock) !== product.stock_quantity || change.inventory_type) change.stock_quantity = Number(stock);
-    } else {
-      const inStock = form.get('in_stock') === 'on';
-      if (inStock !== product.in_stock || change.inventory_type) change.in_stock = inStock;
-    }
+    const { change, found } = formChange(new FormData(event.currentTarget as HTMLFormElement), product, inventory);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
-    if (Object.keys(change).length === 0) {
-      setEditing(false);
-      return;
-    }
-    setBusy(true);
-    try {
-      const next = await api().products.update(product.id, change);
-      setProduct(next);
-      onSaved(next);
-      setEditing(false);
-      setSaved(true);
-    } catch (error) {
-      const next: Errors = {};
-      if (error instanceof ApiError && error.details.length > 0)
-        for (const d of error.details) {
-          const field = d.field.replace(/^body\.?/, '') as keyof Errors;
-          if (field in change || field === 'stock_quantity' || field === 'in_stock') next[field] = d.message;
-          else next.form = `${next.form ? `${next.form}; ` : ''}${d.field}: ${d.message}`;
-        }
-      else next.form = messageOf(error);
-      setErrors(next);
-    }
-    setBusy(false);
+    if (Object.keys(change).length === 0) return setEditing(false);
+    // The refusal is put beside its fields here, not kept as the action's error.
+    await act(async () => {
+      try {
+        const next = await api().products.update(product.id, change);
+        setProduct(next);
+        onSaved(next);
+        setEditing(false);
+        setSaved(true);
+      } catch (error) {
+        setErrors(refusalErrors(error, change));
+      }
+    });
   };
 
-  if (!editing)
-    return (
-      <tr>
-        <td>
-          {product.name}
-          {!product.show_in_store && <span class="tag">hidden</span>}
-          <div class="muted">{product.sku ?? product.handle}</div>
-        </td>
-        <td class="num">{formatMoney(product.price, product.currency)}</td>
-        <td>{product.inventory_type}</td>
-        <td>
-          {product.inventory_type === 'advanced'
-            ? product.stock_quantity
-            : product.in_stock
-              ? 'in stock'
-              : 'out of stock'}
-        </td>
-        <td>
-          <Action
-            scope="products:write"
-            onClick={() => {
-              setEditing(true);
-              setSaved(false);
-              setInventory(product.inventory_type);
-            }}
-            aria-label={`Edit ${product.name}`}
-          >
-            Edit
-          </Action>
-          {saved && (
-            <span class="saved" role="status">
-              Saved
-            </span>
-          )}
-        </td>
-      </tr>
-    );
-
-  const described = (field: keyof Errors) => (errors[field] ? `${id}-${field}-error` : undefined);
-  const fieldError = (field: keyof Errors) =>
-    errors[field] && (
-      <span class="field-error" id={`${id}-${field}-error`}>
-        {errors[field]}
-      </span>
-    );
+  if (!editing) {
+    const edit = () => {
+      setEditing(true);
+      setSaved(false);
+      setInventory(product.inventory_type);
+    };
+    return <ProductView product={product} saved={saved} onEdit={edit} />;
+  }
   return (
     <tr class="editing">
       <td colSpan={5}>
         <form class="inline-edit" onSubmit={(e) => void save(e)} aria-label={`Edit ${product.name}`}>
-          <label>
-            Name
-            <input
-              name="name"
-              defaultValue={product.name}
-              aria-invalid={errors.name ? 'true' : undefined}
-              aria-describedby={described('name')}
-            />
-            {fieldError('name')}
-          </label>
-          <label>
-            Price ({product.currency})
-            <input
-              name="price"
-              inputMode="decimal"
-              defaultValue={toUnits(product.price, product.currency)}
-              aria-invalid={errors.price ? 'true' : undefined}
-              aria-describedby={described('price')}
-            />
-            {fieldError('price')}
-          </label>
-          <label>
-            Inventory
-            <select
-              name="inventory_type"
-              value={inventory}
-              onChange={(e) => setInventory(e.currentTarget.value as Product['inventory_type'])}
-            >
-              <option value="simple">simple (in stock or not)</option>
-              <option value="advanced">advanced (counted)</option>
-            </select>
-            {fieldError('inventory_type')}
-          </label>
-          {inventory === 'advanced' ? (
-            <label>
-              Stock
-              <input
-                name="stock_quantity"
-                inputMode="numeric"
-                defaultValue={String(product.stock_quantity ?? 0)}
-                aria-invalid={errors.stock_quantity ? 'true' : undefined}
-                aria-describedby={described('stock_quantity')}
-              />
-              {fieldError('stock_quantity')}
-            </label>
-          ) : (
-            <label class="check">
-              <input name="in_stock" type="checkbox" defaultChecked={product.in_stock} />
-              In stock
-              {fieldError('in_stock')}
-            </label>
-          )}
+          <EditFields product={product} errors={errors} inventory={inventory} onInventory={setInventory} />
           <span class="buttons">
             <button type="submit" class="primary" disabled={busy}>
               Save
@@ -195,5 +74,111 @@ export function ProductRow({
         </form>
       </td>
     </tr>
+  );
+}
+
+/** The product as a row of the list, with its Edit button and the note of its last save. */
+function ProductView({ product, saved, onEdit }: { product: Product; saved: boolean; onEdit: () => void }) {
+  return (
+    <tr>
+      <td>
+        {product.name}
+        {!product.show_in_store && <span class="tag">hidden</span>}
+        <div class="muted">{product.sku ?? product.handle}</div>
+      </td>
+      <td class="num">{formatMoney(product.price, product.currency)}</td>
+      <td>{product.inventory_type}</td>
+      <td>
+        {product.inventory_type === 'advanced'
+          ? product.stock_quantity
+          : product.in_stock
+            ? 'in stock'
+            : 'out of stock'}
+      </td>
+      <td>
+        <Action scope="products:write" onClick={onEdit} aria-label={`Edit ${product.name}`}>
+          Edit
+        </Action>
+        {saved && (
+          <span class="saved" role="status">
+            Saved
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** The edit form's fields, each with its problem beside it. */
+function EditFields({
+  product,
+  errors,
+  inventory,
+  onInventory,
+}: {
+  product: Product;
+  errors: EditErrors;
+  inventory: Product['inventory_type'];
+  onInventory: (inventory: Product['inventory_type']) => void;
+}) {
+  const id = `p${product.id}`;
+  const described = (name: keyof EditErrors) => ({
+    'aria-invalid': errors[name] ? ('true' as const) : undefined,
+    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+  });
+  const problem = (name: keyof EditErrors) =>
+    errors[name] && (
+      <span class="field-error" id={`${id}-${name}-error`}>
+        {errors[name]}
+      </span>
+    );
+  return (
+    <>
+      <label>
+        Name
+        <input name="name" defaultValue={product.name} {...described('name')} />
+        {problem('name')}
+      </label>
+      <label>
+        Price ({product.currency})
+        <input
+          name="price"
+          inputMode="decimal"
+          defaultValue={toUnits(product.price, product.currency)}
+          {...described('price')}
+        />
+        {problem('price')}
+      </label>
+      <label>
+        Inventory
+        <select
+          name="inventory_type"
+          value={inventory}
+          onChange={(e) => onInventory(e.currentTarget.value as Product['inventory_type'])}
+        >
+          <option value="simple">simple (in stock or not)</option>
+          <option value="advanced">advanced (counted)</option>
+        </select>
+        {problem('inventory_type')}
+      </label>
+      {inventory === 'advanced' ? (
+        <label>
+          Stock
+          <input
+            name="stock_quantity"
+            inputMode="numeric"
+            defaultValue={String(product.stock_quantity ?? 0)}
+            {...described('stock_quantity')}
+          />
+          {problem('stock_quantity')}
+        </label>
+      ) : (
+        <label class="check">
+          <input name="in_stock" type="checkbox" defaultChecked={product.in_stock} />
+          In stock
+          {problem('in_stock')}
+        </label>
+      )}
+    </>
   );
 }

@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { Action } from '../parts/action.js';
 import { ExportButton } from '../parts/export-button.js';
-import type { Product } from 'storefront-client';
+import type { Product, ProductListQuery } from 'storefront-client';
 import { ListTable } from '../parts/list-table.js';
 import { Pager } from '../parts/pager.js';
 import { Problem } from '../parts/problem.js';
@@ -26,16 +26,7 @@ export function Products(): JSX.Element {
   const params = place.value.query;
   const key = params.toString();
   const list = useLoad(() => api().products.list(productQuery(params)), [key]);
-  const { page: _page, perpage: _perpage, order: _order, ...matching } = productQuery(params);
-  // The counts are asked for once wanted: with a search or a shopper filter, or when the
-  // operator opens "Narrow down" (counting a large catalog's every product takes seconds).
-  // Paging and sorting do not change them: asked again only when the matches change.
-  const [narrowing, setNarrowing] = useState(false);
-  const wanted = narrowing || shopperFiltered(params);
-  const facets = useLoad(
-    () => (wanted ? api().products.list({ ...matching, perpage: 1, facets: FACETS }) : Promise.resolve(undefined)),
-    [JSON.stringify(matching), wanted],
-  );
+  const { facets, wanted, narrow } = useFacets(params);
   const categories = useLoad(() => api().categories.list(), []);
   // Prices are typed and shown in the project's currency.
   const project = useLoad(() => api().project(), []);
@@ -51,7 +42,7 @@ export function Products(): JSX.Element {
   });
   // The export takes the list's filters and order, the shopper search's too, without its
   // paging: every matching product (CONTRACT 14).
-  const { page: _exportPage, perpage: _exportPerpage, ...filters } = productQuery(params);
+  const { page: _page, perpage: _perpage, ...filters } = productQuery(params);
 
   return (
     <>
@@ -63,27 +54,19 @@ export function Products(): JSX.Element {
         categories={categories.data}
         facets={facets.data?.meta.facets}
         open={wanted}
-        onOpen={() => setNarrowing(true)}
+        onOpen={narrow}
         currency={currency}
         hiddenAllowed={hiddenAllowed}
       />
       <SavedViews screen="/products" />
       <Problem error={list.error ?? facets.error ?? categories.error ?? project.error} />
       {list.data && (
-        <div class="summary">
-          <p aria-live="polite">
-            <strong>{list.data.meta.total.toLocaleString()}</strong> products match
-          </p>
-          <Action scope="products:write" aria-pressed={bulk} onClick={() => (setBulk(!bulk), setBulkNote(''))}>
-            {bulk ? 'Close the bulk editor' : 'Bulk edit this page'}
-          </Action>
-          <ExportButton
-            label="Export CSV"
-            list="products"
-            scope={filters.fetch_hidden ? 'products:read_hidden' : undefined}
-            link={() => api().exports.productsLink(filters)}
-          />
-        </div>
+        <ProductsSummary
+          total={list.data.meta.total}
+          bulk={bulk}
+          onBulk={() => (setBulk(!bulk), setBulkNote(''))}
+          filters={filters}
+        />
       )}
       {/* Outside the grid: it stays when the saved rows move off the page (a price sort). */}
       {bulkNote && (
@@ -104,26 +87,84 @@ export function Products(): JSX.Element {
         />
       )}
       <div hidden={bulk} class="table-wrap" aria-busy={list.loading ? 'true' : 'false'}>
-        <ListTable
-          caption="Products"
-          quietCaption
-          class="products"
-          empty={list.data?.data.length === 0 && 'No product matches.'}
-          columns={['Name', { label: 'Price', num: true }, 'Inventory', 'Stock', { label: 'Actions', hidden: true }]}
-        >
-          {list.data?.data.map((p) => (
-            <ProductRow
-              key={`${p.id}-${p.updated_at}`}
-              product={p}
-              onSaved={(next) => {
-                setEdited(new Map(edited).set(next.id, next));
-                facets.reload();
-              }}
-            />
-          ))}
-        </ListTable>
+        <ProductsTable
+          products={list.data?.data}
+          onSaved={(next) => {
+            setEdited(new Map(edited).set(next.id, next));
+            facets.reload();
+          }}
+        />
       </div>
       {list.data && <Pager meta={list.data.meta} label="Products" />}
     </>
+  );
+}
+
+/**
+ * The facet counts, asked for once wanted: with a search or a shopper filter, or when the
+ * operator opens "Narrow down" (counting a large catalog's every product takes seconds).
+ * Paging and sorting do not change them: asked again only when the matches change.
+ */
+function useFacets(params: URLSearchParams) {
+  const { page: _page, perpage: _perpage, order: _order, ...matching } = productQuery(params);
+  const [narrowing, setNarrowing] = useState(false);
+  const wanted = narrowing || shopperFiltered(params);
+  const facets = useLoad(
+    () => (wanted ? api().products.list({ ...matching, perpage: 1, facets: FACETS }) : Promise.resolve(undefined)),
+    [JSON.stringify(matching), wanted],
+  );
+  return { facets, wanted, narrow: () => setNarrowing(true) };
+}
+
+/** How many products match, the bulk editor's switch and the export of every match. */
+function ProductsSummary({
+  total,
+  bulk,
+  onBulk,
+  filters,
+}: {
+  total: number;
+  bulk: boolean;
+  onBulk: () => void;
+  filters: Omit<ProductListQuery, 'page' | 'perpage'>;
+}): JSX.Element {
+  return (
+    <div class="summary">
+      <p aria-live="polite">
+        <strong>{total.toLocaleString()}</strong> products match
+      </p>
+      <Action scope="products:write" aria-pressed={bulk} onClick={onBulk}>
+        {bulk ? 'Close the bulk editor' : 'Bulk edit this page'}
+      </Action>
+      <ExportButton
+        label="Export CSV"
+        list="products"
+        scope={filters.fetch_hidden ? 'products:read_hidden' : undefined}
+        link={() => api().exports.productsLink(filters)}
+      />
+    </div>
+  );
+}
+
+/** The page's products, each edited in place. */
+function ProductsTable({
+  products,
+  onSaved,
+}: {
+  products: Product[] | undefined;
+  onSaved: (product: Product) => void;
+}): JSX.Element {
+  return (
+    <ListTable
+      caption="Products"
+      quietCaption
+      class="products"
+      empty={products?.length === 0 && 'No product matches.'}
+      columns={['Name', { label: 'Price', num: true }, 'Inventory', 'Stock', { label: 'Actions', hidden: true }]}
+    >
+      {products?.map((p) => (
+        <ProductRow key={`${p.id}-${p.updated_at}`} product={p} onSaved={onSaved} />
+      ))}
+    </ListTable>
   );
 }

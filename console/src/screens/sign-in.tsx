@@ -3,6 +3,7 @@ import { field, submitted } from '../format.js';
 import { useState } from 'preact/hooks';
 import { ApiError } from 'storefront-client';
 import { Problem } from '../parts/problem.js';
+import { useAction } from '../parts/use-action.js';
 import { signIn } from '../session.js';
 
 // A project id and a key. The key is checked by reading GET /keys/current, which also tells
@@ -10,19 +11,12 @@ import { signIn } from '../session.js';
 // project id is answered with the key's own project (docs/API.md, "Keys"): offered here.
 
 export function SignIn(): JSX.Element {
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction();
   const [key, setKey] = useState('');
-  const attempt = async (project: string, key: string) => {
-    setBusy(true);
-    setError(undefined);
+  const attempt = (project: string, key: string) => {
     setKey(key);
-    try {
-      await signIn(project, key);
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
+    // On success the console leaves this screen for the signed-in one.
+    return act(() => signIn(project, key));
   };
   const submit = (event: SubmitEvent) => {
     const { form } = submitted(event);

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import type { TObject, TProperties } from 'typebox';
+import type { Static, TObject, TProperties } from 'typebox';
+import type { TypedApp } from '../../http/typed-app.js';
 import { DEFAULT_EXPORT_MAX_SECONDS } from '../../config-streams.js';
 import { csvFormatOf, productsCsv, ordersCsv } from '../../export/csv.js';
 import type { Separator } from '../../export/csv-record.js';
@@ -49,38 +50,56 @@ function streamed(request: FastifyRequest, maxMs: number, produce: Produce): Rea
   });
 }
 
-/** A CSV export's answer: the format's start (a byte order mark unless bom=false), then the rows. */
-function csvAnswer(
-  request: FastifyRequest,
-  reply: FastifyReply,
+type CsvRows = (db: Parameters<Produce>[0], emit: Emit, separator: Separator) => Promise<void>;
+
+/**
+ * A CSV export's GET: the rows its request asks for, streamed after the format's start (a
+ * byte order mark unless bom=false).
+ */
+function csvGet<T extends TProperties>(
+  app: TypedApp,
   maxMs: number,
-  file: { name: string; query: Parameters<typeof csvFormatOf>[0] },
-  rows: (db: Parameters<Produce>[0], emit: Emit, separator: Separator) => Promise<void>,
-): FastifyReply {
-  const { start, separator } = csvFormatOf(file.query);
-  const body = streamed(request, maxMs, async (db, emit) => {
-    if (start) await emit(start);
-    await rows(db, emit, separator);
+  get: ExportGet<T>,
+  rowsOf: (request: FastifyRequest, query: Static<TObject<T>>) => Promise<CsvRows>,
+): void {
+  app.get(get.path, {
+    ...get.route,
+    handler: async (request, reply) => {
+      // The route's schema has validated the query: T's fields and the CSV format's.
+      const query = request.query as Static<TObject<T>> & Parameters<typeof csvFormatOf>[0];
+      const rows = await rowsOf(request, query);
+      const { start, separator } = csvFormatOf(query);
+      const body = streamed(request, maxMs, async (db, emit) => {
+        if (start) await emit(start);
+        await rows(db, emit, separator);
+      });
+      return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-${get.route.config.download}`, body);
+    },
   });
-  return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-${file.name}`, body);
 }
+
+type FileAnswer = ReturnType<typeof fileAnswer>;
+type Words = { operationId: string; summary: string; description: string };
 
 /**
  * An export's GET: its path and what its key needs, as EXPORT_FILES (schemas.ts) lists them
- * once for the GET and its download link alike.
+ * once for the GET and its download link alike, then its words, its query with a download
+ * token, and its file.
  */
-function served(file: string) {
+function exportGet<T extends TProperties>(file: string, words: Words, query: TObject<T>, answer: FileAnswer) {
   const { scope } = EXPORT_FILES.find((f) => f.file === file)!;
-  return { path: `/exports/${file}`, config: { auth: 'key', scope, download: file } as const };
-}
-
-/** What every export's GET declares besides its own words: its query with a download token, and its file. */
-function exportSchema<T extends TProperties>(query: TObject<T>, file: ReturnType<typeof fileAnswer>) {
   return {
-    tags,
-    params: ProjectParams,
-    querystring: withDownloadToken(query),
-    response: { 200: file, ...errorResponses(400, 401, 403, 404) },
+    path: `/exports/${file}`,
+    route: {
+      config: { auth: 'key', scope, download: file } as const,
+      schema: {
+        ...words,
+        tags,
+        params: ProjectParams,
+        querystring: withDownloadToken(query),
+        response: { 200: answer, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
   };
 }
 
@@ -88,63 +107,62 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const maxMs = (options.maxSeconds ?? DEFAULT_EXPORT_MAX_SECONDS) * 1000;
 
-  const products = served('products.csv');
-  app.get(products.path, {
-    config: products.config,
-    schema: {
-      operationId: 'exportProducts',
-      summary: 'Export products as CSV',
-      description:
-        "Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8 after a byte order mark unless `bom=false`, `,` or with `delimiter=semicolon` `;` between cells, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).",
-      ...exportSchema(ProductsExportQuery, fileAnswer('text/csv', 'the products, one row each', PRODUCTS_CSV_EXAMPLE)),
-    },
-    handler: async (request, reply) => {
-      const q = request.query;
+  csvGet(
+    app,
+    maxMs,
+    exportGet(
+      'products.csv',
+      {
+        operationId: 'exportProducts',
+        summary: 'Export products as CSV',
+        description:
+          "Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8 after a byte order mark unless `bom=false`, `,` or with `delimiter=semicolon` `;` between cells, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).",
+      },
+      ProductsExportQuery,
+      fileAnswer('text/csv', 'the products, one row each', PRODUCTS_CSV_EXAMPLE),
+    ),
+    async (request, q) => {
       if (q.fetch_hidden === true) requireScope(request, 'products:read_hidden');
       const { filter, order } = productExportOf(request.project.id, q);
       if (filter.shop) await findCandidates(request.reads, request.project, filter.shop);
       const { currency } = request.project;
-      return csvAnswer(request, reply, maxMs, { name: products.config.download, query: q }, (db, emit, separator) =>
-        productsCsv(db, filter, order, currency, emit, undefined, separator),
-      );
+      return (db, emit, separator) => productsCsv(db, filter, order, currency, emit, undefined, separator);
     },
-  });
+  );
 
-  const orders = served('orders.csv');
-  app.get(orders.path, {
-    config: orders.config,
-    schema: {
-      operationId: 'exportOrders',
-      summary: 'Export orders as CSV',
-      description:
-        'Every order the list with the same filters holds, newest first, no paging, as CSV (UTF-8 after a byte order mark unless `bom=false`; `delimiter=semicolon` for `;`): one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.',
-      ...exportSchema(OrdersExportQuery, fileAnswer('text/csv', 'the orders, one row each', ORDERS_CSV_EXAMPLE)),
+  csvGet(
+    app,
+    maxMs,
+    exportGet(
+      'orders.csv',
+      {
+        operationId: 'exportOrders',
+        summary: 'Export orders as CSV',
+        description:
+          'Every order the list with the same filters holds, newest first, no paging, as CSV (UTF-8 after a byte order mark unless `bom=false`; `delimiter=semicolon` for `;`): one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.',
+      },
+      OrdersExportQuery,
+      fileAnswer('text/csv', 'the orders, one row each', ORDERS_CSV_EXAMPLE),
+    ),
+    async (request, q) => {
+      const filter = orderFilterOf(request.project.id, q);
+      return (db, emit, separator) => ordersCsv(db, filter, emit, undefined, separator);
     },
-    handler: async (request, reply) => {
-      const filter = orderFilterOf(request.project.id, request.query);
-      return csvAnswer(
-        request,
-        reply,
-        maxMs,
-        { name: orders.config.download, query: request.query },
-        (db, emit, separator) => ordersCsv(db, filter, emit, undefined, separator),
-      );
-    },
-  });
+  );
 
-  const project = served('project.ndjson');
-  app.get(project.path, {
-    config: project.config,
-    schema: {
+  const project = exportGet(
+    'project.ndjson',
+    {
       operationId: 'exportProject',
       summary: 'Export the whole project as NDJSON',
       description:
         'The project and every record of it in the import format, one record a line (the same bytes as `storefront export --format ndjson`), hidden products and plans of every status included: importable again as it is. Needs every read scope (users:read, orders:read, products:read_hidden).',
-      ...exportSchema(
-        EmptyQuery,
-        fileAnswer('application/x-ndjson', 'the project, then its records, one a line', PROJECT_NDJSON_EXAMPLE),
-      ),
     },
+    EmptyQuery,
+    fileAnswer('application/x-ndjson', 'the project, then its records, one a line', PROJECT_NDJSON_EXAMPLE),
+  );
+  app.get(project.path, {
+    ...project.route,
     handler: async (request, reply) => {
       const projectId = request.project.id;
       const body = streamed(request, maxMs, (db, emit) => exportProject(db, projectId, emit, 'ndjson'));
@@ -152,3 +170,5 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
     },
   });
 }
+
+type ExportGet<T extends TProperties> = ReturnType<typeof exportGet<T>>;

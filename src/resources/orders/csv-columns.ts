@@ -1,4 +1,4 @@
-import { defuse } from '../../export/formula.js';
+import { defuse } from '../formula.js';
 import type { Order } from './schemas.js';
 
 // An order as a row of the orders CSV export (docs/API.md, "CSV"): one row per order, its

@@ -1,5 +1,5 @@
-import { defuse, undefuse } from '../../export/formula.js';
-import type { Product } from './schemas.js';
+import { defuse, undefuse } from '../formula.js';
+import { Product } from './schemas.js';
 
 // A product as a CSV row and back (docs/API.md, "CSV"): the export writes these cells, the
 // import reads them, so that a products CSV exported and imported again gives the same
@@ -9,26 +9,11 @@ import type { Product } from './schemas.js';
 // empty cell, and an empty cell on import leaves the field to its default (an empty `id`
 // is a new product).
 
-export const PRODUCT_CSV_COLUMNS = [
-  'id',
-  'handle',
-  'name',
-  'description',
-  'sku',
-  'price',
-  'currency',
-  'inventory_type',
-  'in_stock',
-  'stock_quantity',
-  'show_in_store',
-  'custom_sort',
-  'category_ids',
-  'images',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof Product)[];
+// The columns are a Product's fields in the order of its schema, which is the order of
+// CONTRACT 3: a field added to the record is a column of the file too.
+export const PRODUCT_CSV_COLUMNS = Object.keys(Product.properties) as readonly Column[];
 
-type Column = (typeof PRODUCT_CSV_COLUMNS)[number];
+type Column = keyof Product;
 
 const INTEGERS = new Set<string>(['id', 'price', 'stock_quantity', 'custom_sort', 'created_at', 'updated_at']);
 const BOOLEANS = new Set<string>(['in_stock', 'show_in_store']);

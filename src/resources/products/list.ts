@@ -1,5 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { CountScope } from '../../cache/count-cache.js';
+import type { RecordCache, RecordScope } from '../../cache/record-cache.js';
 import { misjudgesLike } from '../../db/dialect.js';
 import type { Reads } from '../../db/reads.js';
 import type { Database } from '../../db/schema.js';
@@ -15,7 +16,8 @@ import { groupedPage, orderColumn, tieDirection } from './grouped-page.js';
 import type { Facets } from './search/facets.js';
 import { shopList } from './search/list.js';
 import type { ShopSearch } from './search/page.js';
-import type { ListShown } from './search/list.js';
+import type { VocabularyScope } from './search/vocabulary-cache.js';
+import type { IndexScope, MatchIndexes } from './search/match-index-cache.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -35,6 +37,34 @@ export interface ProductFilter {
 }
 
 /**
+ * What shows a page's products: the record cache, the project's scope of it, of the
+ * vocabulary and of the match index, and the match indexes (none: shopper search in SQL only).
+ */
+export interface ListShown {
+  records: RecordCache;
+  project: RecordScope & VocabularyScope & IndexScope;
+  indexes?: MatchIndexes;
+}
+
+/** A page of products (their JSON), the filter's total and, when asked, its facets. */
+export interface ListPage {
+  products: string[];
+  total: number;
+  facets?: Facets;
+}
+
+/** One signature for the list and the search list it hands a CONTRACT 17 filter to. */
+export type ListProducts<F extends ProductFilter> = (
+  reads: Reads,
+  filter: F,
+  order: OrderClause[],
+  page: number,
+  perpage: number,
+  shown: ListShown,
+  counts?: CountScope,
+) => Promise<ListPage>;
+
+/**
  * A page of products as the API sends them (their JSON, from the record cache: presented.ts)
  * and their total. A page's ids and total are read in one snapshot (or taken from the page
  * cache); `ids=` reads at most 100 rows by primary key on the point connection. The versions
@@ -42,15 +72,7 @@ export interface ProductFilter {
  * primary key, each statement seeing every commit before it, as on PostgreSQL (read
  * committed): a product is never shown older than its version, nor older than the ids.
  */
-export async function listProducts(
-  reads: Reads,
-  filter: ProductFilter,
-  order: OrderClause[],
-  page: number,
-  perpage: number,
-  shown: ListShown,
-  counts?: CountScope,
-): Promise<{ products: string[]; total: number; facets?: Facets }> {
+export const listProducts: ListProducts<ProductFilter> = async (reads, filter, order, page, perpage, shown, counts) => {
   if (filter.shop) return shopList(reads, { ...filter, shop: filter.shop }, order, page, perpage, shown, counts);
   if (filter.ids !== undefined) {
     // The ids and their versions in one statement, then the rows the record cache misses.
@@ -66,7 +88,7 @@ export async function listProducts(
     ? await counts.pages.get(counts.project, 'productLists', pageKey(filter, order, page, perpage), read)
     : await read();
   return { products: await presentedProducts(reads.point, shown.records, shown.project, ids), total };
-}
+};
 
 /** A page of a filter as a page-cache key: the filter, the order and the page's bounds. */
 function pageKey(filter: ProductFilter, order: OrderClause[], page: number, perpage: number): string {

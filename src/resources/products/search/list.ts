@@ -1,22 +1,11 @@
-import type { CountScope } from '../../../cache/count-cache.js';
-import type { RecordCache, RecordScope } from '../../../cache/record-cache.js';
 import { readsStock } from '../../../cache/invalidation.js';
 import type { Reads } from '../../../db/reads.js';
-import type { ProductFilter } from '../list.js';
+import type { ListProducts, ProductFilter } from '../list.js';
 import { presentedProducts } from '../presented.js';
 import type { OrderClause } from '../schemas.js';
-import type { Facets } from './facets.js';
 import { type ShopSearch, searchPage } from './page.js';
 import { type VocabularyScope, vocabularyOf } from './vocabulary-cache.js';
-import type { IndexScope, MatchIndexes } from './match-index-cache.js';
 import { answersInMemory, memoryPage } from './memory-page.js';
-
-/** What a list is shown with: the record cache, the request's project row and the match indexes (none: SQL only). */
-export interface ListShown {
-  records: RecordCache;
-  project: RecordScope & VocabularyScope & IndexScope;
-  indexes?: MatchIndexes;
-}
 
 /**
  * The products list with CONTRACT 17's parameters: the query words' candidates from the
@@ -24,15 +13,15 @@ export interface ListShown {
  * page, its total and its facets in one snapshot, kept in the page cache by the versions of
  * what they read (a list that reads stock by every product write: cache/invalidation.ts, readsStock).
  */
-export async function shopList(
-  reads: Reads,
-  filter: ProductFilter & { shop: ShopSearch },
-  order: OrderClause[],
-  page: number,
-  perpage: number,
-  shown: ListShown,
-  counts?: CountScope,
-): Promise<{ products: string[]; total: number; facets?: Facets }> {
+export const shopList: ListProducts<ProductFilter & { shop: ShopSearch }> = async (
+  reads,
+  filter,
+  order,
+  page,
+  perpage,
+  shown,
+  counts,
+) => {
   const { shop } = filter;
   await findCandidates(reads, shown.project, shop);
   const offset = (page - 1) * perpage;
@@ -55,7 +44,7 @@ export async function shopList(
     : await read();
   const products = await presentedProducts(reads.point, shown.records, shown.project, result.ids);
   return { products, total: result.total, facets: result.facets };
-}
+};
 
 /** Each `q` word's candidates, from the project's vocabulary as the database shows it at the request's version or later. */
 export async function findCandidates(reads: Reads, project: VocabularyScope, shop: ShopSearch): Promise<void> {
