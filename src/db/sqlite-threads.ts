@@ -116,7 +116,8 @@ const EXTRA_IDLE_MS = 10_000;
  */
 export class ThreadPool {
   private readonly idle: SqliteThread[] = [];
-  private readonly waiting: ((thread: SqliteThread) => void)[] = [];
+  /** callers waiting for a thread, first come first served; failed when the pool closes */
+  private readonly waiting: { give(thread: SqliteThread): void; fail(error: Error): void }[] = [];
   private readonly all = new Set<SqliteThread>();
   /** when each idle thread became idle */
   private readonly idleSince = new Map<SqliteThread, number>();
@@ -148,11 +149,17 @@ export class ThreadPool {
       return Promise.resolve(thread.alive ? thread : this.replace(thread));
     }
     if (this.all.size < this.max) return Promise.resolve(this.spawn());
-    if (waitMs === undefined) return new Promise((resolve) => this.waiting.push(resolve));
+    if (waitMs === undefined) return new Promise((give, fail) => this.waiting.push({ give, fail }));
     return new Promise((resolve, reject) => {
-      const waiter = (t: SqliteThread) => {
-        clearTimeout(timer);
-        resolve(t);
+      const waiter = {
+        give(t: SqliteThread) {
+          clearTimeout(timer);
+          resolve(t);
+        },
+        fail(error: Error) {
+          clearTimeout(timer);
+          reject(error);
+        },
       };
       const timer = setTimeout(() => {
         this.waiting.splice(this.waiting.indexOf(waiter), 1);
@@ -165,7 +172,7 @@ export class ThreadPool {
   release(thread: SqliteThread): void {
     const next = thread.alive || this.closed ? thread : this.replace(thread);
     const waiter = this.waiting.shift();
-    if (waiter) return waiter(next);
+    if (waiter) return waiter.give(next);
     this.idle.push(next);
     this.idleSince.set(next, Date.now());
     if (this.all.size > this.size) this.retireLater(next, this.extraIdleMs);
@@ -173,6 +180,9 @@ export class ThreadPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A caller still waiting for a thread would otherwise wait for ever (and, with nothing
+    // else pending, the process would end under it).
+    for (const waiter of this.waiting.splice(0)) waiter.fail(new Error('the SQLite connection is closed'));
     await Promise.all([...this.all].map((t) => t.close()));
     this.all.clear();
     this.idle.length = 0;

@@ -84,6 +84,7 @@ export function recoveryConflictTests(pairOf: () => StandbyPair): void {
    */
   async function vacuumedClean(pair: StandbyPair, table: string): Promise<void> {
     const client = new pg.Client({ connectionString: pair.primaryUrl });
+    client.on('error', () => {});
     await client.connect();
     let report = '';
     client.on('notice', (n) => (report += `${n.message}\n`));
@@ -225,6 +226,7 @@ async function clients(t: TestContext, pair: StandbyPair, n: number): Promise<pg
         connectionString: i === 0 ? pair.primaryUrl.replace(/\/postgres$/, '/elsewhere') : pair.primaryUrl,
       }),
   );
+  for (const c of made) c.on('error', () => {}); // a session the server ends fails its statement
   await Promise.all(made.map((c) => c.connect()));
   t.after(() => Promise.all(made.map((c) => c.end())));
   return made;

@@ -95,6 +95,9 @@ export async function startStandbyPair(bin: string): Promise<StandbyPair> {
   const url = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
   const once = async (port: number, text: string) => {
     const client = new pg.Client({ connectionString: url(port) });
+    // A standby may end the session for a conflict with recovery (FATAL 40001): the statement
+    // fails with it, and the client's 'error' event must not crash the test process.
+    client.on('error', () => {});
     await client.connect();
     try {
       return await client.query(text);
