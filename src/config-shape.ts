@@ -51,6 +51,8 @@ export interface CacheConfig {
   records: boolean;
   /** most bytes of presented products kept (STOREFRONT_RECORD_CACHE_BYTES) */
   recordBytes: number;
+  /** most bytes of shopper search's match indexes kept, 0: none, `q` in SQL (STOREFRONT_SEARCH_INDEX_BYTES) */
+  searchIndexBytes: number;
   /**
    * FOR TESTS ONLY (STOREFRONT_BROKEN_RECORD_VERSIONS=1): the record cache keys each product
    * without its version, so that it hands out a product's first presented JSON forever;
@@ -157,6 +159,7 @@ export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   countEntries: 10_000,
   records: true,
   recordBytes: 64 * 1024 * 1024,
+  searchIndexBytes: 256 * 1024 * 1024,
   brokenRecordVersions: false,
   brokenAnswerReuse: false,
 });

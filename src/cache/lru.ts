@@ -77,6 +77,13 @@ export class Lru<V> {
     return this.entries.size;
   }
 
+  delete(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.total -= e.weight;
+  }
+
   /** The weight of what is kept (bytes, for a cache weighed in bytes). */
   get weight(): number {
     return this.total;

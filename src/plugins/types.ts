@@ -6,6 +6,7 @@ import type { Storage } from '../db/connect.js';
 import type { Reads } from '../db/reads.js';
 import type { KeyChecker } from '../keys/checker.js';
 import type { Scope } from '../keys/scopes.js';
+import type { MatchIndexes } from '../resources/products/search/match-index-cache.js';
 import type { Project } from '../resources/projects/repository.js';
 import type { IdempotencyClaim } from './idempotency.js';
 import type { Imports } from './imports.js';
@@ -25,6 +26,8 @@ declare module 'fastify' {
     pages: CountCache<ListPage>;
     /** each product's presented JSON, by its own version (storage.ts, src/cache/record-cache.ts) */
     records: RecordCache;
+    /** shopper search's per-project match indexes, kept exact from the change log (storage.ts) */
+    matchIndexes: MatchIndexes;
     /** the stored answers, or null when STOREFRONT_ANSWER_CACHE is off (answer-cache.ts) */
     answers: AnswerStore | null;
     /** Prometheus counters (metrics.ts) */

@@ -17,6 +17,7 @@ import type { Facets } from './search/facets.js';
 import { shopList } from './search/list.js';
 import type { ShopSearch } from './search/page.js';
 import type { VocabularyScope } from './search/vocabulary-cache.js';
+import type { IndexScope, MatchIndexes } from './search/match-index-cache.js';
 
 // The products list: which rows, in which order, and their exact total. The total comes
 // first, from the kept counts (counts.ts, grams.ts) when it can: with it, the plan is chosen
@@ -35,10 +36,14 @@ export interface ProductFilter {
   shop?: ShopSearch;
 }
 
-/** What shows a page's products: the record cache, and the project's scope of it and of the vocabulary. */
+/**
+ * What shows a page's products: the record cache, the project's scope of it, of the
+ * vocabulary and of the match index, and the match indexes (none: shopper search in SQL only).
+ */
 export interface ListShown {
   records: RecordCache;
-  project: RecordScope & VocabularyScope;
+  project: RecordScope & VocabularyScope & IndexScope;
+  indexes?: MatchIndexes;
 }
 
 /** A page of products (their JSON), the filter's total and, when asked, its facets. */

@@ -61,7 +61,7 @@ function readRoutes(app: TypedApp): void {
         order,
         page,
         perpage,
-        { records: app.records, project: request.project },
+        { records: app.records, project: request.project, indexes: app.matchIndexes },
         { cache: app.counts, project: request.project, pages: app.pages },
       );
       // Assembled from each product's kept JSON (presented.ts): sent as it is, past the

@@ -5,6 +5,7 @@ import { presentedProducts } from '../presented.js';
 import type { OrderClause } from '../schemas.js';
 import { type ShopSearch, searchPage } from './page.js';
 import { type VocabularyScope, vocabularyOf } from './vocabulary-cache.js';
+import { answersInMemory, memoryPage } from './memory-page.js';
 
 /**
  * The products list with CONTRACT 17's parameters: the query words' candidates from the
@@ -24,7 +25,13 @@ export const shopList: ListProducts<ProductFilter & { shop: ShopSearch }> = asyn
   const { shop } = filter;
   await findCandidates(reads, shown.project, shop);
   const offset = (page - 1) * perpage;
-  const read = () => reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
+  // From the match index when it can answer (asked only when the page cache misses), else in SQL.
+  const read = async () => {
+    const index =
+      shown.indexes && answersInMemory(filter, order) ? await shown.indexes.ready(reads, shown.project) : undefined;
+    if (index) return memoryPage(index, filter, shop, order, offset, perpage);
+    return reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
+  };
   const kind = readsStock({
     in_stock: shop.inStock,
     inventory_type: shop.inventoryType,

@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely';
+import { Lru } from '../../../cache/lru.js';
+import type { Reads } from '../../../db/reads.js';
+import type { Database } from '../../../db/schema.js';
+import type { MatchIndex } from './match-index.js';
+import { applyCatchUp, buildIndex, readCatchUp } from './match-index-load.js';
+
+// The match indexes of this app (match-index.ts), per database handle (a replica keeps its
+// own) and project incarnation, in one LRU weighed in bytes (STOREFRONT_SEARCH_INDEX_BYTES).
+// Never stale, as the vocabulary (vocabulary-cache.ts): before an answer, an index behind
+// the request's project row (its products or categories version) is caught up from the
+// change log. A project without an index is built in the background, page by page; its
+// requests meanwhile take the SQL path (page.ts); the one that started the build waits at
+// most WAIT_MS for it first, so that a small project is answered from memory at once. A
+// catch-up that finds most of the catalog changed builds again the same way. An index
+// larger than the whole budget is never kept: its project stays on the SQL path (remembered
+// so that it is not built again and again).
+
+/** How long a request waits for a build before taking the SQL path. */
+const WAIT_MS = 250;
+
+export interface IndexScope {
+  readonly id: string;
+  readonly incarnation: string;
+  readonly products_version: number;
+  readonly categories_version?: number;
+}
+
+interface Held {
+  index: MatchIndex;
+  catching: Promise<void> | null;
+}
+
+export class MatchIndexes {
+  /** what happened so far (tests, logs): builds ended, catch-ups applied, answers given from an index */
+  readonly stats = { built: 0, caughtUp: 0, rebuilds: 0, answered: 0 };
+  private readonly held: Lru<Held>;
+  private readonly building = new Map<string, Promise<void>>();
+  private readonly tooLarge = new Lru<true>(1024);
+  private readonly dbIds = new WeakMap<Kysely<Database>, number>();
+  private nextDb = 0;
+
+  constructor(private readonly maxBytes: number) {
+    this.held = new Lru<Held>(maxBytes, (h) => h.index.bytes);
+  }
+
+  /** The project's index, caught up to at least the request's versions; undefined: take the SQL path. */
+  async ready(reads: Reads, project: IndexScope): Promise<MatchIndex | undefined> {
+    if (this.maxBytes === 0) return undefined;
+    const key = this.keyOf(reads.general, project);
+    if (this.tooLarge.get(key)) return undefined;
+    let held = this.held.get(key);
+    if (!held) {
+      await this.build(reads.general, project, key);
+      held = this.held.get(key);
+      if (!held) return undefined;
+    }
+    const wanted = Math.max(project.products_version, project.categories_version ?? 0);
+    // Twice at most: a catch-up already under way may have begun before the request's version.
+    for (let tries = 0; tries < 2 && held.index.seen < wanted; tries++) {
+      held.catching ??= this.catchUp(reads, project, key, held).finally(() => (held.catching = null));
+      await held.catching;
+      if (this.held.get(key) !== held) return undefined;
+    }
+    if (held.index.seen < wanted) return undefined;
+    this.stats.answered++;
+    return held.index;
+  }
+
+  /** Starts the project's build and waits at most WAIT_MS for it; a build under way is not waited for. */
+  private async build(db: Kysely<Database>, project: IndexScope, key: string): Promise<void> {
+    if (this.building.has(key)) return;
+    const building = buildIndex(db, project.id, project.incarnation)
+      .then((index) => {
+        if (!index) return;
+        this.stats.built++;
+        if (index.bytes > this.maxBytes) this.tooLarge.set(key, true);
+        else this.held.set(key, { index, catching: null });
+      })
+      .catch(() => undefined)
+      .finally(() => this.building.delete(key));
+    this.building.set(key, building);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, WAIT_MS)));
+    await Promise.race([building, waited]);
+    clearTimeout(timer);
+  }
+
+  private async catchUp(reads: Reads, project: IndexScope, key: string, held: Held): Promise<void> {
+    const c = await readCatchUp(reads, project.id, held.index);
+    if (c === 'rebuild') {
+      this.stats.rebuilds++;
+      this.held.delete(key);
+      return;
+    }
+    applyCatchUp(held.index, c);
+    this.stats.caughtUp++;
+    // Weighed again: the index grew (or shrank, compacted).
+    if (this.held.get(key) === held) this.held.set(key, held);
+  }
+
+  private keyOf(db: Kysely<Database>, project: IndexScope): string {
+    let id = this.dbIds.get(db);
+    if (id === undefined) this.dbIds.set(db, (id = this.nextDb++));
+    return `${id}\u0000${project.id}\u0000${project.incarnation}`;
+  }
+}

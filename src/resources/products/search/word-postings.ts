@@ -1,0 +1,103 @@
+import { Grown } from './slot-arrays.js';
+
+// Each word's postings (`slot × 2 + field`) for the match index, in one Int32Array: word n's
+// are base[start[n] .. start[n + 1]) (compressed rows, as a sparse matrix keeps them). A
+// typed array per word cost ~200 bytes of header each, and a generated catalog has about as
+// many words as products (every SKU is a word of its own). Postings added after the arrays
+// were made wait in a short list per word (`extra`) until they pass an eighth of the base;
+// then, and when dead slots are dropped, the arrays are made again in one counting pass.
+
+/** Postings waiting outside the arrays before they are folded in. */
+const MIN_FOLD = 65_536;
+/** A build's pairs folded in as it goes, so that they never hold more than this many (8 bytes each). */
+const BUILD_FOLD = 1 << 22;
+
+export class WordPostings {
+  private readonly numbers = new Map<string, number>();
+  private start = new Int32Array(1);
+  private base = new Int32Array(0);
+  private extra = new Map<number, number[]>();
+  private extraCount = 0;
+  private wordBytes = 0;
+  /** the build's postings, as pairs, until fold() */
+  private pendingWords: Grown<Int32Array> | null = Grown.int32(1024);
+  private pendingValues: Grown<Int32Array> | null = Grown.int32(1024);
+
+  get words(): number {
+    return this.numbers.size;
+  }
+
+  add(word: string, value: number): void {
+    let n = this.numbers.get(word);
+    if (n === undefined) {
+      // A copy of its own: a word cut from a product's text would keep the whole text alive.
+      this.numbers.set(Buffer.from(word).toString(), (n = this.numbers.size));
+      this.wordBytes += word.length + 72;
+    }
+    if (this.pendingWords) {
+      this.pendingWords.push(n);
+      this.pendingValues!.push(value);
+      if (this.pendingWords.length >= BUILD_FOLD) this.fold(undefined, true);
+      return;
+    }
+    let list = this.extra.get(n);
+    if (!list) this.extra.set(n, (list = []));
+    list.push(value);
+    this.extraCount++;
+  }
+
+  /** Calls `visit` with each posting of `word`. */
+  each(word: string, visit: (value: number) => void): void {
+    if (this.pendingWords) this.fold();
+    const n = this.numbers.get(word);
+    if (n === undefined) return;
+    if (n + 1 < this.start.length) for (let i = this.start[n]; i < this.start[n + 1]; i++) visit(this.base[i]);
+    const list = this.extra.get(n);
+    if (list) for (const v of list) visit(v);
+  }
+
+  /** Folds the waiting postings into the arrays once they are many, and always at the end of a build. */
+  foldIfWorth(): void {
+    if (this.pendingWords || this.extraCount > Math.max(MIN_FOLD, this.base.length / 8)) this.fold();
+  }
+
+  /** The arrays made again from every posting; `remap` (slot → new slot, -1 dropped) renumbers them. */
+  fold(remap?: Int32Array, building = false): void {
+    const words = this.numbers.size;
+    const counts = new Int32Array(words + 1);
+    const keep = (v: number) => (remap ? remap[v >> 1] >= 0 : true);
+    const moved = (v: number) => (remap ? remap[v >> 1] * 2 + (v & 1) : v);
+    this.visitAll((n, v) => {
+      if (keep(v)) counts[n + 1]++;
+    });
+    for (let n = 0; n < words; n++) counts[n + 1] += counts[n];
+    const base = new Int32Array(counts[words]);
+    const at = counts.slice(0, words);
+    this.visitAll((n, v) => {
+      if (keep(v)) base[at[n]++] = moved(v);
+    });
+    this.start = counts;
+    this.base = base;
+    this.extra = new Map();
+    this.extraCount = 0;
+    this.pendingWords = building ? Grown.int32(1024) : null;
+    this.pendingValues = building ? Grown.int32(1024) : null;
+  }
+
+  get bytes(): number {
+    const pending = (this.pendingWords?.bytes ?? 0) + (this.pendingValues?.bytes ?? 0);
+    return this.wordBytes + this.start.byteLength + this.base.byteLength + this.extraCount * 8 + pending;
+  }
+
+  /** Every posting, word by word: the arrays', then those waiting. */
+  private visitAll(visit: (word: number, value: number) => void): void {
+    for (let n = 0; n + 1 < this.start.length; n++)
+      for (let i = this.start[n]; i < this.start[n + 1]; i++) visit(n, this.base[i]);
+    if (this.pendingWords) {
+      const w = this.pendingWords.items;
+      const v = this.pendingValues!.items;
+      for (let i = 0; i < this.pendingWords.length; i++) visit(w[i], v[i]);
+    }
+    for (const [n, list] of this.extra) for (const v of list) visit(n, v);
+  }
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { type IndexedProduct, MatchIndex } from '../../src/resources/products/search/match-index.js';
+import { memoryPage } from '../../src/resources/products/search/memory-page.js';
+import type { ShopSearch } from '../../src/resources/products/search/page.js';
+import { Vocabulary } from '../../src/resources/products/search/vocabulary.js';
+import { queryWords } from '../../src/resources/products/search/words.js';
+import type { OrderClause } from '../../src/resources/products/schemas.js';
+import { CATEGORIES, POOL } from './search/catalog.js';
+
+// The match index alone (no database): an index that saw a product changed many times, its
+// dead slots masked and then compacted, answers exactly as one built from the products as
+// they end up. search-memory-matches-sql.test.ts holds it to the SQL path through the API.
+
+const tree = { parents: new Map(CATEGORIES.map((c) => [c.id, c.parent_id])) };
+const vocabulary = new Vocabulary();
+for (const w of queryWords(POOL.join(' '))) vocabulary.add(w);
+
+const phrase = fc.array(fc.constantFrom(...POOL), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
+const product = (id: number): fc.Arbitrary<IndexedProduct> =>
+  fc.record({
+    id: fc.constant(id),
+    price: fc.integer({ min: 0, max: 20 }).map((p) => p * 250),
+    inventory_type: fc.constantFrom('simple' as const, 'advanced' as const),
+    in_stock: fc.integer({ min: 0, max: 1 }),
+    stock_quantity: fc.integer({ min: 0, max: 2 }),
+    show_in_store: fc.integer({ min: 0, max: 1 }),
+    created_at: fc.integer({ min: 1000, max: 1004 }),
+    custom_sort: fc.integer({ min: 0, max: 2 }),
+    search_text: fc.tuple(phrase, phrase).map(([n, d]) => `${n.toLowerCase()}\u001f${d.toLowerCase()}`),
+    categories: fc.uniqueArray(fc.constantFrom(...CATEGORIES.map((c) => c.id)), { maxLength: 2 }),
+  });
+const IDS = 300;
+const write = fc.integer({ min: 1, max: IDS }).chain((id) => fc.option(product(id)).map((p) => ({ id, p })));
+const request = fc.record({
+  q: fc.option(fc.array(fc.constantFrom(...POOL), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+  order: fc.constantFrom<OrderClause[]>([], ['price_asc'], ['date_desc'], ['custom_asc', 'price_desc']),
+  inStock: fc.option(fc.boolean(), { nil: undefined }),
+  categories: fc.option(fc.constantFrom([1], [2, 6]), { nil: undefined }),
+  hidden: fc.boolean(),
+});
+
+test('an index changed thousands of times, compacted, answers as one built from the final products', () => {
+  fc.assert(
+    fc.property(
+      fc.array(write, { minLength: 3000, maxLength: 3000 }),
+      fc.array(request, { maxLength: 20 }),
+      (writes, requests) => {
+        const changed = new MatchIndex('life');
+        const final = new Map<number, IndexedProduct>();
+        for (const { id, p } of writes) {
+          changed.put(id, p ?? undefined);
+          if (p) final.set(id, p);
+          else final.delete(id);
+          changed.compactIfWorth();
+        }
+        const fresh = new MatchIndex('life');
+        for (const p of [...final.values()].reverse()) fresh.add(p);
+        changed.tree = fresh.tree = tree;
+        const answers = (index: MatchIndex) =>
+          requests.map((r) => {
+            const words = r.q && queryWords(r.q.join(' '));
+            const shop: ShopSearch = {
+              words,
+              candidates: words?.map((w, i) => vocabulary.match(w, i === words.length - 1)),
+              relevance: words !== undefined && r.order.length === 0,
+              inStock: r.inStock,
+              categories: r.categories && [...r.categories],
+              facets: ['category', 'price', 'in_stock', 'inventory_type'],
+            };
+            const filter = { projectId: 'p', includeHidden: r.hidden };
+            return memoryPage(index, filter, shop, r.order.length || words ? r.order : ['date_desc'], 0, 10);
+          });
+        const before = answers(changed);
+        assert.deepEqual(before, answers(fresh));
+        changed.compact();
+        assert.equal(changed.size, final.size);
+        assert.deepEqual(answers(changed), before);
+      },
+    ),
+    { numRuns: 10 },
+  );
+});
