@@ -119,7 +119,11 @@ function loadCaches(env: NodeJS.ProcessEnv): Config['caches'] {
     countEntries: countOf(env, 'STOREFRONT_COUNT_CACHE_ENTRIES', DEFAULT_CACHES.countEntries),
     records: switchOf(env, 'STOREFRONT_RECORD_CACHE', DEFAULT_CACHES.records),
     recordBytes: countOf(env, 'STOREFRONT_RECORD_CACHE_BYTES', DEFAULT_CACHES.recordBytes),
-    searchIndexBytes: countOf(env, 'STOREFRONT_SEARCH_INDEX_BYTES', DEFAULT_CACHES.searchIndexBytes),
+    searchIndexBytes: parseCountOrZero(
+      'STOREFRONT_SEARCH_INDEX_BYTES',
+      env.STOREFRONT_SEARCH_INDEX_BYTES,
+      DEFAULT_CACHES.searchIndexBytes,
+    ),
     brokenRecordVersions: env.STOREFRONT_BROKEN_RECORD_VERSIONS === '1',
     brokenAnswerReuse: env.STOREFRONT_BROKEN_ANSWER_REUSE === '1',
   };

@@ -19,6 +19,7 @@ test('cache settings come from the environment, checked at start-up and frozen',
     STOREFRONT_COUNT_CACHE_ENTRIES: '5',
     STOREFRONT_RECORD_CACHE: 'off',
     STOREFRONT_RECORD_CACHE_BYTES: '2048',
+    STOREFRONT_SEARCH_INDEX_BYTES: '0',
   });
   assert.deepEqual(config.caches, {
     answers: false,
@@ -27,6 +28,7 @@ test('cache settings come from the environment, checked at start-up and frozen',
     countEntries: 5,
     records: false,
     recordBytes: 2048,
+    searchIndexBytes: 0,
     brokenRecordVersions: false,
     brokenAnswerReuse: false,
   });
@@ -36,6 +38,7 @@ test('cache settings come from the environment, checked at start-up and frozen',
     { STOREFRONT_ANSWER_CACHE_BYTES: 'lots' },
     { STOREFRONT_COUNT_CACHE_ENTRIES: '0' },
     { STOREFRONT_RECORD_CACHE_BYTES: 'lots' },
+    { STOREFRONT_SEARCH_INDEX_BYTES: '-1' },
   ]) {
     assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
   }
