@@ -15,7 +15,11 @@ import { type IndexedProduct, MatchIndex } from './match-index.js';
 // the index's version and those products; what the log cannot tell (a floor past that
 // version, a new incarnation, a restore's gap) makes the caller build again.
 
-const PAGE = 5_000;
+/**
+ * Products a build reads per statement. Each page is added on the event loop between two
+ * reads, so the page bounds how long a build holds up the requests served beside it.
+ */
+const PAGE = 1_000;
 /** Ids a catch-up reads per statement. */
 const CHUNK = 1_000;
 /** Changed products past which (and past half the index) a catch-up builds again. */
