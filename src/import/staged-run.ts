@@ -27,14 +27,19 @@ export function stagesOutsideTheWriter(db: Kysely<Database>, options: ImportOpti
   return isThreadedSqlite(db) && !options.dryRun;
 }
 
-/** The project's life and version, as the snapshot or the write sees it (undefined: no such project). */
-async function lifeOf(db: Kysely<Database>, projectId: string): Promise<string | undefined> {
+/** The project's life and version as the snapshot saw them (undefined: no such project). */
+interface Life {
+  incarnation: string;
+  version: number;
+}
+
+async function lifeOf(db: Kysely<Database>, projectId: string): Promise<Life | undefined> {
   const row = await db
     .selectFrom('projects')
     .select(['data_version', 'incarnation'])
     .where('id', '=', projectId)
     .executeTakeFirst();
-  return row && `${row.incarnation}/${row.data_version}`;
+  return row && { incarnation: row.incarnation, version: Number(row.data_version) };
 }
 
 /** The snapshot's stand-in for a write: it reads; nothing may write through it. */
@@ -79,7 +84,10 @@ export async function stagedRun(
       { db },
       projectId,
       async (ctx) => {
-        if ((await lifeOf(ctx.db, projectId)) !== bumped(life)) throw new Moved();
+        // The write unit says the version before its own bump; the incarnation tells a project
+        // deleted and made again, whose versions start again.
+        const now = await lifeOf(ctx.db, projectId);
+        if (now?.incarnation !== life?.incarnation || ctx.versionBefore !== life?.version) throw new Moved();
         options.onWrite?.(ctx);
         await withBulkLoadCache(ctx.db, () => session.merge(ctx));
         if (!session.ok) throw new ImportError(session.problems.listed, session.problems.count);
@@ -99,13 +107,6 @@ export async function stagedRun(
   }
 }
 
-/** The life the write sees after its own bump: the snapshot's, one version on (none: still none). */
-function bumped(life: string | undefined): string | undefined {
-  if (life === undefined) return undefined;
-  const at = life.lastIndexOf('/');
-  return `${life.slice(0, at)}/${Number(life.slice(at + 1)) + 1}`;
-}
-
 /** Reads, checks and compares the file in a snapshot, keeping what changes in `file`. */
 async function stage(
   db: Kysely<Database>,
@@ -114,7 +115,7 @@ async function stage(
   options: ImportOptions,
   read: (session: ImportSession) => Promise<number>,
   file: StagedFile,
-): Promise<{ session: ImportSession; life: string | undefined } | undefined> {
+): Promise<{ session: ImportSession; life: Life | undefined } | undefined> {
   try {
     return await db
       .transaction()
