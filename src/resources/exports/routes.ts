@@ -8,21 +8,12 @@ import { csvFormatOf, productsCsv, ordersCsv } from '../../export/csv.js';
 import type { Separator } from '../../export/csv-record.js';
 import { exportProject } from '../../export/export.js';
 import { type Emit, snapshotStream } from '../../export/snapshot-stream.js';
-import { EmptyQuery, ProjectParams, errorResponses } from '../../http/schemas.js';
+import { ProjectParams, errorResponses } from '../../http/schemas.js';
 import { requireScope } from '../../keys/scopes.js';
 import { orderFilterOf } from '../orders/routes.js';
 import { productExportOf } from '../products/routes.js';
 import { findCandidates } from '../products/search/list.js';
-import {
-  ORDERS_CSV_EXAMPLE,
-  OrdersExportQuery,
-  PRODUCTS_CSV_EXAMPLE,
-  PROJECT_NDJSON_EXAMPLE,
-  EXPORT_FILES,
-  ProductsExportQuery,
-  fileAnswer,
-  withDownloadToken,
-} from './schemas.js';
+import { type ExportFile, ORDERS_CSV, PRODUCTS_CSV, PROJECT_NDJSON, fileAnswer, withDownloadToken } from './schemas.js';
 
 // Exports (docs/API.md, "Exports"): every match of a list as CSV, or the whole project in the
 // import format as NDJSON, streamed from one snapshot (src/export/snapshot-stream.ts) as fast
@@ -59,9 +50,10 @@ type CsvRows = (db: Parameters<Produce>[0], emit: Emit, separator: Separator) =>
 function csvGet<T extends TProperties>(
   app: TypedApp,
   maxMs: number,
-  get: ExportGet<T>,
+  file: ExportFile<T>,
   rowsOf: (request: FastifyRequest, query: Static<TObject<T>>) => Promise<CsvRows>,
 ): void {
+  const get = exportGet(file);
   app.get(get.path, {
     ...get.route,
     handler: async (request, reply) => {
@@ -73,31 +65,30 @@ function csvGet<T extends TProperties>(
         if (start) await emit(start);
         await rows(db, emit, separator);
       });
-      return attachment(reply, 'text/csv; charset=utf-8', `${request.project.id}-${get.route.config.download}`, body);
+      const type = `${file.answer.mediaType}; charset=utf-8`;
+      return attachment(reply, type, `${request.project.id}-${file.file}`, body);
     },
   });
 }
 
-type FileAnswer = ReturnType<typeof fileAnswer>;
-type Words = { operationId: string; summary: string; description: string };
-
 /**
- * An export's GET: its path and what its key needs, as EXPORT_FILES (schemas.ts) lists them
- * once for the GET and its download link alike, then its words, its query with a download
- * token, and its file.
+ * An export's GET as its declaration (EXPORT_FILES, schemas.ts) gives it, like its download
+ * link: its path, what its key needs, its words, its query with a download token, its file.
  */
-function exportGet<T extends TProperties>(file: string, words: Words, query: TObject<T>, answer: FileAnswer) {
-  const { scope } = EXPORT_FILES.find((f) => f.file === file)!;
+function exportGet<T extends TProperties>(exported: ExportFile<T>) {
+  const { file, query, scope, operationId, summary, description, answer } = exported;
   return {
     path: `/exports/${file}`,
     route: {
       config: { auth: 'key', scope, download: file } as const,
       schema: {
-        ...words,
+        operationId,
+        summary,
+        description,
         tags,
         params: ProjectParams,
         querystring: withDownloadToken(query),
-        response: { 200: answer, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: fileAnswer(answer), ...errorResponses(400, 401, 403, 404) },
       },
     },
   };
@@ -107,68 +98,26 @@ export async function exportRoutes(fastify: FastifyInstance, options: { maxSecon
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const maxMs = (options.maxSeconds ?? DEFAULT_EXPORT_MAX_SECONDS) * 1000;
 
-  csvGet(
-    app,
-    maxMs,
-    exportGet(
-      'products.csv',
-      {
-        operationId: 'exportProducts',
-        summary: 'Export products as CSV',
-        description:
-          "Every product the list with the same filters and `order` holds, no paging, as CSV (RFC 4180, UTF-8 after a byte order mark unless `bom=false`, `,` or with `delimiter=semicolon` `;` between cells, a header row; the columns in docs/API.md). Any key of the project; `fetch_hidden=true` needs products:read_hidden. A cell beginning with =, +, -, @, tab or carriage return is written with a ' in front (CSV injection).",
-      },
-      ProductsExportQuery,
-      fileAnswer('text/csv', 'the products, one row each', PRODUCTS_CSV_EXAMPLE),
-    ),
-    async (request, q) => {
-      if (q.fetch_hidden === true) requireScope(request, 'products:read_hidden');
-      const { filter, order } = productExportOf(request.project.id, q);
-      if (filter.shop) await findCandidates(request.reads, request.project, filter.shop);
-      const { currency } = request.project;
-      return (db, emit, separator) => productsCsv(db, filter, order, currency, emit, undefined, separator);
-    },
-  );
+  csvGet(app, maxMs, PRODUCTS_CSV, async (request, q) => {
+    if (q.fetch_hidden === true) requireScope(request, 'products:read_hidden');
+    const { filter, order } = productExportOf(request.project.id, q);
+    if (filter.shop) await findCandidates(request.reads, request.project, filter.shop);
+    const { currency } = request.project;
+    return (db, emit, separator) => productsCsv(db, filter, order, currency, emit, undefined, separator);
+  });
 
-  csvGet(
-    app,
-    maxMs,
-    exportGet(
-      'orders.csv',
-      {
-        operationId: 'exportOrders',
-        summary: 'Export orders as CSV',
-        description:
-          'Every order the list with the same filters holds, newest first, no paging, as CSV (UTF-8 after a byte order mark unless `bom=false`; `delimiter=semicolon` for `;`): one row per order, `items` as `2 × Linen shirt; 1 × Wool scarf`, times in ISO 8601 UTC.',
-      },
-      OrdersExportQuery,
-      fileAnswer('text/csv', 'the orders, one row each', ORDERS_CSV_EXAMPLE),
-    ),
-    async (request, q) => {
-      const filter = orderFilterOf(request.project.id, q);
-      return (db, emit, separator) => ordersCsv(db, filter, emit, undefined, separator);
-    },
-  );
+  csvGet(app, maxMs, ORDERS_CSV, async (request, q) => {
+    const filter = orderFilterOf(request.project.id, q);
+    return (db, emit, separator) => ordersCsv(db, filter, emit, undefined, separator);
+  });
 
-  const project = exportGet(
-    'project.ndjson',
-    {
-      operationId: 'exportProject',
-      summary: 'Export the whole project as NDJSON',
-      description:
-        'The project and every record of it in the import format, one record a line (the same bytes as `storefront export --format ndjson`), hidden products and plans of every status included: importable again as it is. Needs every read scope (users:read, orders:read, products:read_hidden).',
-    },
-    EmptyQuery,
-    fileAnswer('application/x-ndjson', 'the project, then its records, one a line', PROJECT_NDJSON_EXAMPLE),
-  );
+  const project = exportGet(PROJECT_NDJSON);
   app.get(project.path, {
     ...project.route,
     handler: async (request, reply) => {
       const projectId = request.project.id;
       const body = streamed(request, maxMs, (db, emit) => exportProject(db, projectId, emit, 'ndjson'));
-      return attachment(reply, 'application/x-ndjson', `${projectId}.ndjson`, body);
+      return attachment(reply, PROJECT_NDJSON.answer.mediaType, `${projectId}.ndjson`, body);
     },
   });
 }
-
-type ExportGet<T extends TProperties> = ReturnType<typeof exportGet<T>>;
