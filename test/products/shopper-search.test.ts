@@ -61,7 +61,11 @@ test('chosen price ranges: five round ranges holding min to max', () => {
     const width = ranges[0].to! - ranges[0].from!;
     assert.match(String(width), /^[125]0*$/);
     assert.ok(ranges[0].from! <= min && ranges[4].to! > max, `${min}-${max}`);
+    assert.ok(width * 20 >= max, `${min}-${max}: no range narrower than a twentieth of the highest price`);
   }
+  // One price for every match: ranges of round amounts around it, not one cent wide.
+  assert.deepEqual(chosenRanges(4900, 4900)[0], { from: 4500, to: 5000 });
+  assert.deepEqual(chosenRanges(1000, 1040)[0], { from: 1000, to: 1100 });
 });
 
 /** A random request made from the catalog's words, with 0 to 2 typos, filters and facets. */

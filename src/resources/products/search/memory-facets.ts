@@ -11,7 +11,8 @@ import { chosenRanges, type PriceRange } from './price-ranges.js';
 export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree: CategoryTree) {
   const start = index.catStart.items;
   const links = index.catLinks.items;
-  const { place, ids, parent } = numbered(tree);
+  const { byId, places, ids, parent } = numbered(tree);
+  const place = (id: number) => (byId ? (id >= 0 && id < byId.length ? byId[id] : -1) : (places.get(id) ?? -1));
   // A product of one category adds one to it, rolled up the tree once at the end; one of
   // several walks its ancestors, each counted once for it (`stamp`: the last product that
   // counted the category).
@@ -23,7 +24,8 @@ export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree
     const from = start[s];
     const to = start[s + 1];
     if (to - from === 1) {
-      const c = place(links[from]);
+      const id = links[from];
+      const c = byId && id >= 0 && id < byId.length ? byId[id] : place(id);
       if (c >= 0) direct[c]++;
       continue;
     }
@@ -43,7 +45,10 @@ export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree
   return out.sort((a, b) => a.id - b.id);
 }
 
-/** The tree's categories numbered 0 … n-1: each one's place (-1: not in the tree) and its parent's. */
+/**
+ * The tree's categories numbered 0 … n-1: each one's place by id (`byId`, an array when ids
+ * are small, as generated and imported ones are; else the map `places`) and its parent's.
+ */
 function numbered(tree: CategoryTree) {
   const ids = [...tree.parents.keys()];
   const places = new Map(ids.map((id, i) => [id, i]));
@@ -52,11 +57,10 @@ function numbered(tree: CategoryTree) {
     return p == null ? -1 : (places.get(p) ?? -1);
   });
   const top = Math.max(0, ...ids);
-  if (top >= 1 << 20) return { place: (id: number) => places.get(id) ?? -1, ids, parent };
-  // Ids are small (generated and imported ones): an array by id instead of a map lookup a link.
+  if (top >= 1 << 20) return { byId: undefined, places, ids, parent };
   const byId = new Int32Array(top + 1).fill(-1);
   ids.forEach((id, i) => id >= 0 && (byId[id] = i));
-  return { place: (id: number) => (id >= 0 && id <= top ? byId[id] : -1), ids, parent };
+  return { byId, places, ids, parent };
 }
 
 export function priceCounts(
@@ -73,6 +77,25 @@ export function priceCounts(
     if (max === null || p > max) max = p;
   }
   const ranges = given ?? (min === null || max === null ? [] : chosenRanges(min, max));
+  const counts = given ? countGiven(price, slots, given) : countChosen(price, slots, ranges);
+  return { min, max, ranges: ranges.map((g, r) => ({ from: g.from, to: g.to, count: counts[r] })) };
+}
+
+/** Chosen ranges are adjacent and of one width: a price's range is a division. */
+function countChosen(price: Float64Array, slots: ArrayLike<number>, ranges: PriceRange[]): number[] {
+  const counts = ranges.map(() => 0);
+  if (ranges.length === 0) return counts;
+  const from = ranges[0].from!;
+  const width = ranges[0].to! - from;
+  for (let i = 0; i < slots.length; i++) {
+    const r = Math.floor((price[slots[i]] - from) / width);
+    if (r >= 0 && r < counts.length) counts[r]++;
+  }
+  return counts;
+}
+
+/** Given ranges may overlap or leave gaps: each price tested against each. */
+function countGiven(price: Float64Array, slots: ArrayLike<number>, ranges: PriceRange[]): number[] {
   const counts = ranges.map(() => 0);
   for (let i = 0; i < slots.length; i++) {
     const p = price[slots[i]];
@@ -81,7 +104,7 @@ export function priceCounts(
       if ((g.from === null || p >= g.from) && (g.to === null || p < g.to)) counts[r]++;
     }
   }
-  return { min, max, ranges: ranges.map((g, r) => ({ from: g.from, to: g.to, count: counts[r] })) };
+  return counts;
 }
 
 export function stockCounts(index: MatchIndex, slots: ArrayLike<number>): NonNullable<Facets['in_stock']> {

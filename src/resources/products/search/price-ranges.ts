@@ -28,14 +28,17 @@ export function parsePriceRanges(value: string): PriceRange[] {
 
 /**
  * Five adjacent ranges of a round width (1, 2 or 5 times a power of ten) starting at a
- * multiple of it, the smallest such width whose five ranges hold every price from min to max.
+ * multiple of it, the smallest such width whose five ranges hold every price from min to max
+ * and which is at least a twentieth of max: matches that share one price (or nearly) get
+ * ranges a shopper reads (45.00–50.00, 50.00–55.00, … for 49.00), not steps of one cent.
  */
 export function chosenRanges(min: number, max: number): PriceRange[] {
+  const least = max / 20;
   for (let unit = 1; ; unit *= 10) {
     for (const m of [1, 2, 5]) {
       const width = unit * m;
       const start = Math.floor(min / width) * width;
-      if (start + 5 * width > max) {
+      if (width >= least && start + 5 * width > max) {
         return Array.from({ length: 5 }, (_, i) => ({ from: start + i * width, to: start + (i + 1) * width }));
       }
     }
