@@ -82,3 +82,49 @@ test('an index changed thousands of times, compacted, answers as one built from 
     { numRuns: 10 },
   );
 });
+
+test('a rare word beside a common one is probed in its postings, base and later ones alike, as reading them finds', () => {
+  const index = new MatchIndex('life');
+  const p = (id: number, name: string, description: string): IndexedProduct => ({
+    id,
+    price: 100,
+    inventory_type: 'simple',
+    in_stock: 1,
+    stock_quantity: 0,
+    show_in_store: 1,
+    created_at: 1000,
+    custom_sort: 0,
+    search_text: `${name}\u001f${description}`,
+    categories: [],
+  });
+  // 400 products hold "common" in the name; "rare" is in one name and one description of the
+  // built arrays, and in one description added after the build (a later posting).
+  for (let id = 1; id <= 400; id++) index.add(p(id, 'common lamp', id === 7 ? 'rare' : 'plain'));
+  index.add(p(401, 'rare common', 'plain'));
+  index.trim();
+  index.put(250, p(250, 'common lamp', 'rare find'));
+  const vocabulary = new Vocabulary();
+  for (const w of ['common', 'lamp', 'rare', 'plain', 'find']) vocabulary.add(w);
+  for (const q of ['rare common', 'common rare', 'rare', 'common']) {
+    const words = queryWords(q);
+    const shop: ShopSearch = {
+      words,
+      candidates: words.map((w, i) => vocabulary.match(w, i === words.length - 1)),
+      relevance: true,
+      facets: ['price'],
+    };
+    const page = memoryPage(index, { projectId: 'p', includeHidden: false }, shop, [], 0, 5);
+    if (q === 'common') {
+      assert.equal(page.total, 401);
+      continue;
+    }
+    // The name match first, then the description matches by id, newest (largest) first.
+    assert.deepEqual(page.ids, [401, 250, 7], q);
+    assert.equal(page.total, 3, q);
+    assert.equal(
+      page.facets?.price?.ranges.reduce((n, r) => n + r.count, 0),
+      3,
+      q,
+    );
+  }
+});

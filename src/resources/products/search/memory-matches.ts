@@ -1,12 +1,16 @@
 import type { ProductFilter } from '../list.js';
 import { LIVE, type MatchIndex, VISIBLE } from './match-index.js';
 import type { Candidates } from './relevance.js';
+import type { MatchCodes } from './vocabulary.js';
 
 // The match set of a request from the match index: the live slots the list shows (visible
 // unless fetch_hidden, in `category` when given) holding a candidate of every `q` word, each
-// with relevance.ts's rank. Per query word, one byte per slot keeps the best code of its
-// postings (`code × 2 + field`, plus one: 0 is none), as the SQL's `min(...)` per product and
-// word; a slot is a match when every word's byte is set. Each word's postings are read once.
+// with relevance.ts's rank. A product's code for a query word is the best `code × 2 + field`
+// of its postings among the word's candidates, as the SQL's `min(...)` per product and word.
+// The query word with the fewest postings drives: its slots are read once; each other word
+// then keeps the slots it holds, read whole when it has few postings beside them, else
+// probed slot by slot (a word's postings are in slot order, word-postings.ts), so that a
+// rare word beside a common one never reads the common one's postings.
 
 export interface Matches {
   /** the matched slots */
@@ -17,43 +21,191 @@ export interface Matches {
   names: Uint8Array;
 }
 
+/** One candidate word's postings (word-postings.ts `run`) and its code. */
+interface Run {
+  base: Int32Array;
+  from: number;
+  to: number;
+  extra: readonly number[];
+  code: number;
+}
+
+/** A word read whole beside this many matches per posting at most; more, and its postings are probed. */
+const PROBE_BELOW = 1 / 16;
+
 export function matchedSlots(index: MatchIndex, candidates: Candidates | undefined, filter: ProductFilter): Matches {
   if (!candidates) {
     const none = new Uint8Array(0);
     return { slots: shownSlots(index, filter), exact: none, typos: none, names: none };
   }
-  const words = candidates.map((c) => bestCodes(index, c));
-  // The slots of the word with the fewest are tested against the others.
-  const driver = words.reduce((a, b) => (b.touched.length < a.touched.length ? b : a));
-  const shows = shownTest(index, filter);
-  const slots = driver.touched.filter((s) => shows(s) && words.every((w) => w.best[s] !== 0));
-  const exact = new Uint8Array(slots.length);
-  const typos = new Uint8Array(slots.length);
-  const names = new Uint8Array(slots.length);
-  slots.forEach((s, i) => {
-    for (const { best } of words) {
-      const code = best[s] - 1;
-      if (code < 2) exact[i]++;
-      if (code >= 4) typos[i] += (code >> 1) - 1;
-      if (code % 2 === 0) names[i]++;
-    }
-  });
-  return { slots: Int32Array.from(slots), exact, typos, names };
+  const words = candidates.map((c) => runsOf(index, c));
+  let driver = 0;
+  for (let w = 1; w < words.length; w++) if (words[w].count < words[driver].count) driver = w;
+  const m = driverMatches(index, words[driver].runs, words[driver].count, filter);
+  for (let w = 0; w < words.length && m.slots.length > 0; w++) {
+    if (w === driver) continue;
+    const { runs, count } = words[w];
+    if (m.slots.length < count * PROBE_BELOW) probeWord(m, runs);
+    else scanWord(index, m, runs);
+  }
+  return m;
 }
 
-/** Per slot, the best `code × 2 + field` + 1 of the word's candidates (0: none), and the slots that have one. */
-function bestCodes(index: MatchIndex, candidates: Map<string, number>): { best: Uint8Array; touched: number[] } {
-  const best = new Uint8Array(index.size);
-  const touched: number[] = [];
+function runsOf(index: MatchIndex, candidates: MatchCodes): { runs: Run[]; count: number } {
+  const runs: Run[] = [];
+  let count = 0;
   for (const [word, code] of candidates) {
-    index.postings.each(word, (v) => {
-      const slot = v >> 1;
-      const c = code * 2 + (v & 1) + 1;
-      if (best[slot] === 0) touched.push(slot);
-      if (best[slot] === 0 || c < best[slot]) best[slot] = c;
-    });
+    const r = index.postings.run(word);
+    if (!r) continue;
+    const n = r.to - r.from + r.extra.length;
+    if (n === 0) continue;
+    runs.push({ ...r, code });
+    count += n;
   }
-  return { best, touched };
+  return { runs, count };
+}
+
+/** A zeroed byte a slot, shared by the requests of this thread (each leaves it zeroed again). */
+let scratch = new Uint8Array(0);
+function scratchFor(size: number): Uint8Array {
+  if (scratch.length < size) scratch = new Uint8Array(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+/** Sets best[slot] to the best `code × 2 + field` + 1 of the runs (0: none); calls `first` for a slot met first. */
+function markRuns(best: Uint8Array, runs: Run[], first?: (slot: number) => void): void {
+  for (const { base, from, to, extra, code } of runs) {
+    markRange(best, base, from, to, code * 2 + 1, first);
+    if (extra.length) markRange(best, extra, 0, extra.length, code * 2 + 1, first);
+  }
+}
+
+function markRange(
+  best: Uint8Array,
+  values: ArrayLike<number>,
+  from: number,
+  to: number,
+  c0: number,
+  first?: (slot: number) => void,
+): void {
+  for (let i = from; i < to; i++) {
+    const v = values[i];
+    const slot = v >> 1;
+    const c = c0 + (v & 1);
+    const had = best[slot];
+    if (had === 0) {
+      best[slot] = c;
+      if (first) first(slot);
+    } else if (c < had) best[slot] = c;
+  }
+}
+
+function clearRuns(best: Uint8Array, runs: Run[]): void {
+  for (const { base, from, to, extra } of runs) {
+    for (let i = from; i < to; i++) best[base[i] >> 1] = 0;
+    for (const v of extra) best[v >> 1] = 0;
+  }
+}
+
+/** The driver word's slots that the list shows, each with the rank of its code. */
+function driverMatches(index: MatchIndex, runs: Run[], count: number, filter: ProductFilter): Matches {
+  const best = scratchFor(index.size);
+  const touched = new Int32Array(count);
+  let n = 0;
+  markRuns(best, runs, (slot) => (touched[n++] = slot));
+  const shows = shownTest(index, filter);
+  const slots = new Int32Array(n);
+  const exact = new Uint8Array(n);
+  const typos = new Uint8Array(n);
+  const names = new Uint8Array(n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const s = touched[i];
+    const c = best[s] - 1;
+    best[s] = 0;
+    if (!shows(s)) continue;
+    slots[m] = s;
+    addCode(exact, typos, names, m, c);
+    m++;
+  }
+  return {
+    slots: slots.subarray(0, m),
+    exact: exact.subarray(0, m),
+    typos: typos.subarray(0, m),
+    names: names.subarray(0, m),
+  };
+}
+
+function addCode(exact: Uint8Array, typos: Uint8Array, names: Uint8Array, i: number, code: number): void {
+  if (code < 2) exact[i]++;
+  if (code >= 4) typos[i] += (code >> 1) - 1;
+  if ((code & 1) === 0) names[i]++;
+}
+
+/** Keeps the matches holding one of `runs`, adding its code: the word's postings read whole. */
+function scanWord(index: MatchIndex, m: Matches, runs: Run[]): void {
+  const best = scratchFor(index.size);
+  markRuns(best, runs);
+  keepWhere(m, (s) => best[s] - 1);
+  clearRuns(best, runs);
+}
+
+/** The same, each match's slot looked for in each run by binary search. */
+function probeWord(m: Matches, runs: Run[]): void {
+  keepWhere(m, (s) => {
+    let bestCode = -1;
+    for (const run of runs) {
+      const f = fieldIn(run, s);
+      if (f < 0) continue;
+      const c = run.code * 2 + f;
+      if (bestCode < 0 || c < bestCode) bestCode = c;
+    }
+    return bestCode;
+  });
+}
+
+/** The field of slot `s`'s posting in the run (0 name, 1 elsewhere), -1 when it has none. */
+function fieldIn(run: Run, s: number): number {
+  const lowest = s * 2;
+  const { base, extra } = run;
+  let lo = run.from;
+  let hi = run.to;
+  if (hi > lo && base[hi - 1] >= lowest) {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (base[mid] < lowest) lo = mid + 1;
+      else hi = mid;
+    }
+    return base[lo] >> 1 === s ? base[lo] & 1 : -1;
+  }
+  lo = 0;
+  hi = extra.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (extra[mid] < lowest) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < extra.length && extra[lo] >> 1 === s ? extra[lo] & 1 : -1;
+}
+
+/** Keeps, in place, the matches whose `codeOf(slot)` is not negative, adding that code to their rank. */
+function keepWhere(m: Matches, codeOf: (slot: number) => number): void {
+  const { slots, exact, typos, names } = m;
+  let k = 0;
+  for (let i = 0; i < slots.length; i++) {
+    const c = codeOf(slots[i]);
+    if (c < 0) continue;
+    slots[k] = slots[i];
+    exact[k] = exact[i];
+    typos[k] = typos[i];
+    names[k] = names[i];
+    addCode(exact, typos, names, k, c);
+    k++;
+  }
+  m.slots = slots.subarray(0, k);
+  m.exact = exact.subarray(0, k);
+  m.typos = typos.subarray(0, k);
+  m.names = names.subarray(0, k);
 }
 
 /** Whether the list shows a slot: live, visible (or fetch_hidden), linked to `category` when given. */

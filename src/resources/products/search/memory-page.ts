@@ -7,7 +7,7 @@ import { ADVANCED, type MatchIndex, STOCKED } from './match-index.js';
 import { categoryCounts, priceCounts, stockCounts, typeCounts } from './memory-facets.js';
 import { type Matches, matchedSlots } from './memory-matches.js';
 import type { SearchPage, ShopSearch } from './page.js';
-import { firstK } from './top-k.js';
+import { firstK, KeyHeap } from './top-k.js';
 
 // A page of CONTRACT 17's list from the match index (match-index.ts): the match set and its
 // ranks (memory-matches.ts), every filter as a bit of a mask per match, the page as the first
@@ -37,44 +37,110 @@ export function memoryPage(
 ): SearchPage {
   const names = s.facets ?? [];
   const m = matchedSlots(index, s.candidates, filter);
-  const { masks, failed } = filterMasks(index, m, s);
-  const passing = where(m, masks, 0xff);
-  const cmp = comparer(index, m, s.relevance && s.candidates !== undefined, order);
+  // Without filters every match passes: no mask, no list of places (undefined: all of m).
+  const filtered = filterMasks(index, m, s);
+  const passing = filtered && where(filtered.masks, 0xff);
+  const total = passing ? passing.length : m.slots.length;
   const relevance = s.relevance && s.candidates !== undefined;
-  const newestFirst = !relevance && (order.length === 0 || order[0] === 'date_desc');
-  const top = firstK(passing.length, offset + perpage, (a, b) => cmp(passing[a], passing[b]), newestFirst);
-  const ids = top.slice(offset).map((i) => index.ids.items[m.slots[passing[i]]]);
+  const top = firstOf(index, m, passing, relevance, order, offset + perpage);
+  const ids = top.slice(offset).map((i) => index.ids.items[m.slots[passing ? passing[i] : i]]);
   const facets: Facets = {};
   let passingSlots: Int32Array | undefined;
   for (const name of names) {
     // A facet whose own filter no match fails counts the matches of the page's total.
     const slots =
-      (failed & OWN[name]) === 0
-        ? (passingSlots ??= passing.map((i) => m.slots[i]))
-        : where(m, masks, ~OWN[name]).map((i) => m.slots[i]);
+      !filtered || (filtered.failed & OWN[name]) === 0
+        ? (passingSlots ??= slotsAt(m, passing))
+        : slotsAt(m, where(filtered.masks, ~OWN[name]));
     if (name === 'category') facets.category = categoryCounts(index, slots, index.tree);
     if (name === 'price') facets.price = priceCounts(index, slots, s.priceRanges);
     if (name === 'in_stock') facets.in_stock = stockCounts(index, slots);
     if (name === 'inventory_type') facets.inventory_type = typeCounts(index, slots);
   }
-  return names.length ? { ids, total: passing.length, facets } : { ids, total: passing.length };
+  return names.length ? { ids, total, facets } : { ids, total };
 }
 
-/** The places in `m` of the matches failing none of the filters of `bits`. */
-function where(m: Matches, masks: Uint8Array, bits: number): Int32Array {
-  const out = new Int32Array(m.slots.length);
+/** The slots of the matches at `places` (undefined: every match). */
+function slotsAt(m: Matches, places: Int32Array | undefined): Int32Array {
+  if (!places) return m.slots;
+  const out = new Int32Array(places.length);
+  for (let i = 0; i < places.length; i++) out[i] = m.slots[places[i]];
+  return out;
+}
+
+/** The first k passing matches in the request's order, as their places among the passing. */
+function firstOf(
+  index: MatchIndex,
+  m: Matches,
+  passing: Int32Array | undefined,
+  relevance: boolean,
+  order: OrderClause[],
+  k: number,
+): number[] {
+  const n = passing ? passing.length : m.slots.length;
+  const keyed = newestFirst(index, m, passing, relevance, order, k);
+  if (keyed) return keyed;
+  const placeOf = passing ? (i: number) => passing[i] : (i: number) => i;
+  const cmp = comparer(index, m, relevance, order);
+  const fromEnd = !relevance && (order.length === 0 || order[0] === 'date_desc');
+  return firstK(n, k, (a, b) => cmp(placeOf(a), placeOf(b)), fromEnd);
+}
+
+/** Creation times below this fit beside a relevance rank in one double's 53 bits. */
+const TIME_LIMIT = 2 ** 33;
+
+/**
+ * The default orders, each match's place in it one number (larger first, ties by the larger
+ * id): relevance (`q` without `order`: exact words, fewer edits, name words, then newest) or
+ * newest first, in one pass from the end (the newest slots are there). Undefined for other
+ * orders, or a creation time that is not a whole number of seconds in 0 … 2^33 (the comparer's).
+ */
+function newestFirst(
+  index: MatchIndex,
+  m: Matches,
+  passing: Int32Array | undefined,
+  relevance: boolean,
+  order: OrderClause[],
+  k: number,
+): number[] | undefined {
+  const keyed = relevance ? order.length === 0 : order.length === 1 && order[0] === 'date_desc';
+  if (!keyed) return undefined;
+  const created = index.created.items;
+  const ids = index.ids.items;
+  const { slots, exact, typos, names } = m;
+  const n = passing ? passing.length : slots.length;
+  const heap = new KeyHeap(Math.min(k, n));
+  for (let i = n - 1; i >= 0; i--) {
+    const at = passing ? passing[i] : i;
+    const slot = slots[at];
+    const t = created[slot];
+    if (!(t >= 0 && t < TIME_LIMIT && t === Math.floor(t))) return undefined;
+    // exact ≤ 10, typos ≤ 20 and names ≤ 10 (at most 10 words of at most two edits).
+    const rank = relevance ? exact[at] * 512 + (31 - typos[at]) * 16 + names[at] : 0;
+    const key = rank * TIME_LIMIT + t;
+    if (heap.full && key < heap.least) continue;
+    heap.offer(key, ids[slot], i);
+  }
+  return heap.sorted();
+}
+
+/** The places in the masks of the matches failing none of the filters of `bits`. */
+function where(masks: Uint8Array, bits: number): Int32Array {
+  const out = new Int32Array(masks.length);
   let n = 0;
   for (let i = 0; i < masks.length; i++) if ((masks[i] & bits) === 0) out[n++] = i;
   return out.subarray(0, n);
 }
 
-/** Per match, a bit for each filter of the request it fails; `failed`, the bits some match has. */
-function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): { masks: Uint8Array; failed: number } {
+/** Per match, a bit for each filter of the request it fails; `failed`, the bits some match has. Undefined without filters. */
+function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): { masks: Uint8Array; failed: number } | undefined {
+  const { priceMin, priceMax, inStock, inventoryType, categories } = s;
+  if (priceMin === undefined && priceMax === undefined && inStock === undefined && !inventoryType && !categories)
+    return undefined;
   const masks = new Uint8Array(m.slots.length);
   const price = index.price.items;
   const flags = index.flags.items;
-  const wanted = s.categories && categorySet(descendantsIn(index.tree, s.categories));
-  const { priceMin, priceMax, inStock, inventoryType } = s;
+  const wanted = categories && categorySet(descendantsIn(index.tree, categories));
   let failed = 0;
   for (let i = 0; i < m.slots.length; i++) {
     const slot = m.slots[i];

@@ -11,6 +11,7 @@ import { Grown } from './slot-arrays.js';
 const MIN_FOLD = 65_536;
 /** A build's pairs folded in as it goes, so that they never hold more than this many (8 bytes each). */
 const BUILD_FOLD = 1 << 22;
+const NONE: readonly number[] = [];
 
 export class WordPostings {
   private readonly numbers = new Map<string, number>();
@@ -46,14 +47,21 @@ export class WordPostings {
     this.extraCount++;
   }
 
-  /** Calls `visit` with each posting of `word`. */
-  each(word: string, visit: (value: number) => void): void {
+  /**
+   * The postings of `word`, in slot order: base[from .. to) then `extra` (later slots only:
+   * a new posting is always of a new slot, and folding keeps the order).
+   */
+  run(word: string): { base: Int32Array; from: number; to: number; extra: readonly number[] } | undefined {
     if (this.pendingWords) this.fold();
     const n = this.numbers.get(word);
-    if (n === undefined) return;
-    if (n + 1 < this.start.length) for (let i = this.start[n]; i < this.start[n + 1]; i++) visit(this.base[i]);
-    const list = this.extra.get(n);
-    if (list) for (const v of list) visit(v);
+    if (n === undefined) return undefined;
+    const inBase = n + 1 < this.start.length;
+    return {
+      base: this.base,
+      from: inBase ? this.start[n] : 0,
+      to: inBase ? this.start[n + 1] : 0,
+      extra: this.extra.get(n) ?? NONE,
+    };
   }
 
   /** Folds the waiting postings into the arrays once they are many, and always at the end of a build. */
