@@ -1,82 +1,77 @@
+import { SortedWords, merged } from './sorted-words.js';
+import { type MatchCodes, walkMatches } from './vocabulary-walk.js';
 import { typosAllowed } from './words.js';
 
-// A project's vocabulary as a trie, and the words a query word matches in it: exactly, with
-// typos by its length (Damerau, optimal string alignment: a swap of neighbours is one edit),
-// and for the last word of `q` as a prefix. One walk of the trie with a row of the edit
-// distance table per node (as MiniSearch and Lucene's automata do), pruned as soon as every
-// cell of a row passes the allowed edits: the cost follows the words near the query, not the
-// size of the vocabulary, and the vocabulary is far smaller than the catalog.
+export type { MatchCodes } from './vocabulary-walk.js';
 
-class TrieNode {
-  readonly children = new Map<string, TrieNode>();
-  word: string | null = null;
+// A project's vocabulary, and the words a query word matches in it: exactly, with typos by
+// its length (Damerau, optimal string alignment: a swap of neighbours is one edit), and for
+// the last word of `q` as a prefix. The words are kept sorted in one string (sorted-words.ts),
+// walked as a trie with a row of the edit distance table per node (as MiniSearch and
+// Lucene's automata do), pruned as soon as every cell of a row passes the allowed edits: the
+// cost follows the words near the query, not the size of the vocabulary.
+//
+// Words arrive one by one: they wait unsorted until the next match, then join a small second
+// list, which is merged into the large one once it passes a sixteenth of it (a merge copies
+// the whole text). A first load of the vocabulary is thus sorted once.
+
+/** The second list is merged into the first once it holds more than this and a sixteenth of the first. */
+const MIN_MERGE = 4096;
+/** Words waiting unsorted are folded in once they outnumber this and the lists' words. */
+const MIN_WAITING = 65_536;
+
+export interface VocabularyLimits {
+  merge: number;
+  waiting: number;
 }
 
-/** A match's code: 0 the word itself, else 1 + its edits (a prefix without typo: 1). */
-export type MatchCodes = Map<string, number>;
-
 export class Vocabulary {
-  private readonly root = new TrieNode();
-  size = 0;
+  private main = SortedWords.EMPTY;
+  private side = SortedWords.EMPTY;
+  private waiting: string[] = [];
+
+  /** `limits` other than the defaults are for tests: small ones make every path run on few words. */
+  constructor(private readonly limits: VocabularyLimits = { merge: MIN_MERGE, waiting: MIN_WAITING }) {}
+
+  /** The number of distinct words (folds the waiting ones in). */
+  get size(): number {
+    this.fold();
+    return this.main.count + this.side.count;
+  }
 
   add(word: string): void {
-    let node = this.root;
-    for (const c of word) {
-      let next = node.children.get(c);
-      if (!next) node.children.set(c, (next = new TrieNode()));
-      node = next;
-    }
-    if (node.word === null) this.size++;
-    node.word = word;
+    this.waiting.push(word);
+    if (this.waiting.length > Math.max(this.limits.waiting, this.main.count + this.side.count)) this.fold();
   }
 
   /** The vocabulary's words `query` matches, with their codes. */
   match(query: string, prefix: boolean): MatchCodes {
-    const q = [...query];
-    const n = q.length;
-    const k = typosAllowed(n);
+    this.fold();
+    const q = Int32Array.from(query, (c) => c.codePointAt(0)!);
     const out: MatchCodes = new Map();
-    const prefixes: [TrieNode, number][] = [];
-    const walk = (node: TrieNode, c: string, pc: string, prev: number[], prev2: number[] | null, depth: number) => {
-      const row = new Array<number>(n + 1);
-      row[0] = depth;
-      let least = depth;
-      for (let j = 1; j <= n; j++) {
-        let v = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (q[j - 1] === c ? 0 : 1));
-        if (prev2 && j > 1 && q[j - 1] === pc && q[j - 2] === c) v = Math.min(v, prev2[j - 2] + 1);
-        row[j] = v;
-        if (v < least) least = v;
-      }
-      const d = row[n];
-      if (node.word !== null && d <= k) keep(out, node.word, d === 0 ? 0 : 1 + d);
-      if (prefix && d <= k) prefixes.push([node, d]);
-      if (least > k) return;
-      for (const [ch, child] of node.children) walk(child, ch, c, row, prev, depth + 1);
-    };
-    const first = Array.from({ length: n + 1 }, (_, j) => j);
-    for (const [ch, child] of this.root.children) walk(child, ch, '', first, null, 1);
-    if (prefix) collectPrefixes(prefixes, out);
+    const walk = { q, k: typosAllowed(q.length), prefix };
+    walkMatches(this.main, walk, out);
+    walkMatches(this.side, walk, out);
     return out;
   }
-}
 
-function keep(out: MatchCodes, word: string, code: number): void {
-  const had = out.get(word);
-  if (had === undefined || code < had) out.set(word, code);
-}
-
-/** Every word under a node whose path is within the edits of the query, fewest edits first. */
-function collectPrefixes(prefixes: [TrieNode, number][], out: MatchCodes): void {
-  prefixes.sort((a, b) => a[1] - b[1]);
-  const seen = new Set<TrieNode>();
-  for (const [start, d] of prefixes) {
-    const stack = [start];
-    while (stack.length) {
-      const node = stack.pop()!;
-      if (seen.has(node)) continue;
-      seen.add(node);
-      if (node.word !== null) keep(out, node.word, 1 + d);
-      for (const child of node.children.values()) stack.push(child);
+  private fold(): void {
+    if (this.waiting.length === 0) return;
+    const sorted = this.waiting.sort();
+    this.waiting = [];
+    const fresh: string[] = [];
+    for (let t = 0; t < sorted.length; t++) {
+      const w = sorted[t];
+      if (w !== sorted[t - 1] && !this.main.has(w) && !this.side.has(w)) fresh.push(w);
     }
+    const side = merged(this.side, fresh);
+    if (side.count > Math.max(this.limits.merge, this.main.count / 16)) {
+      this.main = this.main.count === 0 ? side : merged(this.main, wordsOf(side));
+      this.side = SortedWords.EMPTY;
+    } else this.side = side;
   }
+}
+
+function wordsOf(words: SortedWords): string[] {
+  return Array.from({ length: words.count }, (_, i) => words.word(i));
 }
