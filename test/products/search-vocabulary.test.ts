@@ -109,3 +109,13 @@ test('short prefixes over many words: every word under them, none twice', () => 
   }
   assert.equal(v.size, words.size);
 });
+
+test('words longer than the shared prefixes kept (255 units) still match as brute force does', () => {
+  const long = 'ab'.repeat(130);
+  const words = new Set([long, `${long}a`, `${long}b`, `${long}ba`, `${long.slice(0, 254)}σσ`, `${long}𝐀`, 'ab']);
+  const v = new Vocabulary({ merge: 2, waiting: 0 });
+  for (const w of words) v.add(w);
+  for (const q of [long, `${long}a`, `${long}c`, long.slice(0, 258), `${long.slice(0, 254)}σ`, 'ab', 'aba'])
+    for (const prefix of [false, true])
+      assert.deepEqual(Object.fromEntries(v.match(q, prefix)), reference(words, q, prefix), `${q.length} ${prefix}`);
+});

@@ -1,13 +1,18 @@
+import { SharedPrefixes } from './shared-prefixes.js';
+
 // Distinct words in UTF-16 order, in one string and one Int32Array: word i is
 // text[start[i] .. start[i + 1]). A JS string costs ~20 bytes of header and a Map entry or
 // trie node several times that; here a word costs its characters (one byte each when all are
 // Latin-1) and four bytes of offset. Sorted, the words sharing a prefix are one run, so the
-// list serves as a trie (vocabulary-walk.ts). Immutable: new words make a new one (merged).
+// list serves as a trie (vocabulary-walk.ts), with the prefix each word shares with the one
+// before it (shared-prefixes.ts) to find where a prefix's run ends. Immutable: new words
+// make a new one (merged).
 
 export class SortedWords {
   static readonly EMPTY = new SortedWords('', Int32Array.of(0));
   /** the longest word, in UTF-16 units (≥ its code points) */
   readonly maxUnits: number;
+  readonly shared: SharedPrefixes;
 
   constructor(
     readonly text: string,
@@ -16,6 +21,7 @@ export class SortedWords {
     let most = 0;
     for (let i = 1; i < start.length; i++) most = Math.max(most, start[i] - start[i - 1]);
     this.maxUnits = most;
+    this.shared = new SharedPrefixes(text, start);
   }
 
   get count(): number {
@@ -40,38 +46,6 @@ export class SortedWords {
   has(w: string): boolean {
     const i = this.lowerBound(w);
     return i < this.count && this.compare(i, w) === 0;
-  }
-
-  /**
-   * The end of the run of words that start with word i's first `units` units. Galloping from
-   * i: a pruned prefix is most often followed by a few words, sometimes by a large share.
-   */
-  prefixEnd(i: number, units: number): number {
-    const at = this.start[i];
-    let good = i;
-    let step = 1;
-    let bad = good + step;
-    while (bad < this.count && this.startsWith(bad, at, units)) {
-      good = bad;
-      step *= 2;
-      bad = good + step;
-    }
-    bad = Math.min(bad, this.count);
-    while (bad - good > 1) {
-      const mid = (good + bad) >>> 1;
-      if (this.startsWith(mid, at, units)) good = mid;
-      else bad = mid;
-    }
-    return bad;
-  }
-
-  /** Whether word j starts with text[at .. at + units). */
-  private startsWith(j: number, at: number, units: number): boolean {
-    const from = this.start[j];
-    if (this.start[j + 1] - from < units) return false;
-    const text = this.text;
-    for (let t = 0; t < units; t++) if (text.charCodeAt(from + t) !== text.charCodeAt(at + t)) return false;
-    return true;
   }
 
   private compare(j: number, w: string): number {

@@ -3,9 +3,9 @@ import type { SortedWords } from './sorted-words.js';
 // The typo walk over sorted words (sorted-words.ts) as over a trie: a node is a prefix of
 // some word, visited once, by the first word that has it, in sorted order (depth first). Each
 // word reuses the edit-distance rows of the prefix it shares with the word walked before it,
-// and a prefix whose row passes the allowed edits skips, by a galloping search, every word
-// that starts with it. The rows live in one Int32Array reused along the path: no allocation
-// a node. Characters are code points, as `[...query]`.
+// and a prefix whose row passes the allowed edits skips every word that starts with it
+// (shared-prefixes.ts). The rows live in one Int32Array
+// reused along the path: no allocation a node. Characters are code points, as `[...query]`.
 
 /** A match's code: 0 the word itself, else 1 + its edits (a prefix without typo: 1). */
 export type MatchCodes = Map<string, number>;
@@ -22,65 +22,74 @@ export interface Query {
 export function walkMatches(words: SortedWords, query: Query, out: MatchCodes): void {
   const { q, k } = query;
   const n = q.length;
-  const width = n + 1;
-  const rows = new Int32Array((words.maxUnits + 1) * width);
-  const chars = new Int32Array(words.maxUnits + 1);
+  const rows = new Int32Array((words.maxUnits + 1) * (n + 1));
   for (let j = 0; j <= n; j++) rows[j] = j;
+  // along the path: each depth's code point and its end, in units from the word's start
+  const chars = new Int32Array(words.maxUnits + 1);
+  const ends = new Int32Array(words.maxUnits + 1);
   // the prefix nodes within the edits: word index, length in units, edits
   const prefixes: number[] = [];
   const { text, start } = words;
+  const lcp = words.shared.levels[0];
   let valid = 0;
   let i = 0;
   while (i < words.count) {
     const end = start[i + 1];
-    let at = start[i];
-    let depth = 0;
-    // the code points shared with the path walked before: their rows still hold
-    for (; depth < valid && at < end; depth++) {
-      const c = text.codePointAt(at)!;
-      if (c !== chars[depth + 1]) break;
-      at += c > 0xffff ? 2 : 1;
-    }
+    // the depths shared with the path walked before (its rows still hold): the word's shared
+    // units with the word before it, cut back to a whole code point
+    const shared = Math.min(lcp[i], ends[valid]);
+    let depth = Math.min(valid, shared);
+    while (ends[depth] > shared) depth--;
+    let at = start[i] + ends[depth];
     let pruned = false;
     while (at < end) {
       const c = text.codePointAt(at)!;
       at += c > 0xffff ? 2 : 1;
       chars[++depth] = c;
-      const least = nextRow(rows, q, depth, c, chars[depth - 1]);
-      const d = rows[depth * width + n];
+      ends[depth] = at - start[i];
+      const d = nextRow(rows, q, k, depth, c, chars[depth - 1]);
       if (d <= k) {
         if (at === end) keep(out, words.word(i), d === 0 ? 0 : 1 + d);
-        if (query.prefix) prefixes.push(i, at - start[i], d);
+        if (query.prefix) prefixes.push(i, ends[depth], d);
       }
-      if (least > k) {
+      if (d > k + 1) {
         pruned = true;
         break;
       }
     }
     valid = depth;
-    i = pruned ? words.prefixEnd(i, at - start[i]) : i + 1;
+    i = pruned ? words.shared.runEnd(i, ends[depth]) : i + 1;
   }
   if (prefixes.length) collectPrefixes(words, prefixes, out);
 }
 
 /**
  * Row `depth` of the optimal string alignment table, from the two above it, for the node's
- * character `c` (its parent's `pc`, unused at depth 1); returns the row's minimum.
+ * character `c` (its parent's `pc`, unused at depth 1). Only the band of cells within `k` of
+ * the diagonal is computed: the others exceed `k` (a cell's value is at least its distance
+ * from the diagonal) and are kept as k + 1 where the next row reads them; every cell within
+ * the edits is exact all the same. Returns the edits of the whole query (row[n]) if within
+ * `k`, else k + 1 if some cell is, else k + 2: the walk prunes.
  */
-function nextRow(rows: Int32Array, q: Int32Array, depth: number, c: number, pc: number): number {
+function nextRow(rows: Int32Array, q: Int32Array, k: number, depth: number, c: number, pc: number): number {
   const n = q.length;
   const row = depth * (n + 1);
   const prev = row - n - 1;
   const prev2 = prev - n - 1;
+  const lo = Math.max(1, depth - k);
+  const hi = Math.min(n, depth + k);
   rows[row] = depth;
+  if (lo > 1) rows[row + lo - 1] = k + 1;
+  if (hi < n) rows[row + hi + 1] = k + 1;
   let least = depth;
-  for (let j = 1; j <= n; j++) {
+  for (let j = lo; j <= hi; j++) {
     let v = Math.min(rows[prev + j] + 1, rows[row + j - 1] + 1, rows[prev + j - 1] + (q[j - 1] === c ? 0 : 1));
     if (depth > 1 && j > 1 && q[j - 1] === pc && q[j - 2] === c) v = Math.min(v, rows[prev2 + j - 2] + 1);
     rows[row + j] = v;
     if (v < least) least = v;
   }
-  return least;
+  const d = hi === n ? rows[row + n] : k + 1;
+  return d <= k ? d : least <= k ? k + 1 : k + 2;
 }
 
 export function keep(out: MatchCodes, word: string, code: number): void {
@@ -96,7 +105,7 @@ export function keep(out: MatchCodes, word: string, code: number): void {
 function collectPrefixes(words: SortedWords, found: number[], out: MatchCodes): void {
   const runs: [number, number, number][] = [];
   for (let t = 0; t < found.length; t += 3)
-    runs.push([found[t], words.prefixEnd(found[t], found[t + 1]), found[t + 2]]);
+    runs.push([found[t], words.shared.runEnd(found[t], found[t + 1]), found[t + 2]]);
   runs.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
   const open: [number, number][] = [];
   let pos = 0;
