@@ -1,3 +1,4 @@
+import { CAP } from './shared-prefixes.js';
 import type { SortedWords } from './sorted-words.js';
 
 // The typo walk over sorted words (sorted-words.ts) as over a trie: a node is a prefix of
@@ -20,6 +21,7 @@ export interface Query {
 
 /** Adds to `out` the words of `words` that `query` matches, with their codes. */
 export function walkMatches(words: SortedWords, query: Query, out: MatchCodes): void {
+  if (words.count === 0) return;
   const { q, k } = query;
   const n = q.length;
   const rows = new Int32Array((words.maxUnits + 1) * (n + 1));
@@ -29,8 +31,8 @@ export function walkMatches(words: SortedWords, query: Query, out: MatchCodes): 
   const ends = new Int32Array(words.maxUnits + 1);
   // the prefix nodes within the edits: word index, length in units, edits
   const prefixes: number[] = [];
-  const { text, start } = words;
-  const lcp = words.shared.levels[0];
+  const { text, start, shared: runs } = words;
+  const lcp = runs.sharedWithPrevious;
   let valid = 0;
   let i = 0;
   while (i < words.count) {
@@ -41,7 +43,7 @@ export function walkMatches(words: SortedWords, query: Query, out: MatchCodes): 
     let depth = Math.min(valid, shared);
     while (ends[depth] > shared) depth--;
     let at = start[i] + ends[depth];
-    let pruned = false;
+    let next = i + 1;
     while (at < end) {
       const c = text.codePointAt(at)!;
       at += c > 0xffff ? 2 : 1;
@@ -53,12 +55,23 @@ export function walkMatches(words: SortedWords, query: Query, out: MatchCodes): 
         if (query.prefix) prefixes.push(i, ends[depth], d);
       }
       if (d > k + 1) {
-        pruned = true;
+        next = runs.runEnd(i, ends[depth]);
         break;
+      }
+      // below a node too far from the query's end for the words under it (a run of 4-letter
+      // SKU parts, for a 9-letter query), nothing comes within the edits; without typos, the
+      // first character apart prunes anyway
+      const limit = k === 0 ? 0 : reach(rows, n, k, depth);
+      if (limit > 0) {
+        const after = runs.runEnd(i, ends[depth]);
+        if (runs.longestInRun < CAP && runs.longestInRun - ends[depth] < limit) {
+          next = after;
+          break;
+        }
       }
     }
     valid = depth;
-    i = pruned ? words.shared.runEnd(i, ends[depth]) : i + 1;
+    i = next;
   }
   if (prefixes.length) collectPrefixes(words, prefixes, out);
 }
@@ -90,6 +103,23 @@ function nextRow(rows: Int32Array, q: Int32Array, k: number, depth: number, c: n
   }
   const d = hi === n ? rows[row + n] : k + 1;
   return d <= k ? d : least <= k ? k + 1 : k + 2;
+}
+
+/**
+ * How many more characters a word under the node may have and still never come within the
+ * edits of the query, plus one: a cell of the node's row within the edits is n - j characters
+ * of the query from its end, and each character fewer under the node is an edit more (a swap
+ * from the row above passes through a cell of this row no dearer: row[j + 1] ≤ above[j] + 1).
+ * A node's words at most R characters longer are hopeless if R < the result.
+ */
+function reach(rows: Int32Array, n: number, k: number, depth: number): number {
+  const row = depth * (n + 1);
+  let limit = depth <= k ? n + depth - k : Infinity;
+  for (let j = Math.max(1, depth - k); j <= Math.min(n, depth + k); j++) {
+    const v = rows[row + j];
+    if (v <= k) limit = Math.min(limit, n - j + v - k);
+  }
+  return limit;
 }
 
 export function keep(out: MatchCodes, word: string, code: number): void {
