@@ -8,30 +8,25 @@ export type { MatchCodes } from './vocabulary-walk.js';
 // its length (Damerau, optimal string alignment: a swap of neighbours is one edit), and for
 // the last word of `q` as a prefix. The words are kept sorted in one string (sorted-words.ts),
 // walked as a trie with a row of the edit distance table per node (as MiniSearch and
-// Lucene's automata do), pruned as soon as every cell of a row passes the allowed edits: the
-// cost follows the words near the query, not the size of the vocabulary.
+// Lucene's automata do), pruned as soon as every cell of a row passes the allowed edits or
+// the words under a node are too short to come within them (vocabulary-walk.ts): the cost
+// follows the words near the query, not the size of the vocabulary.
 //
-// Words arrive one by one: they wait unsorted until the next match, then join a small second
-// list, which is merged into the large one once it passes a sixteenth of it (a merge copies
-// the whole text). A first load of the vocabulary is thus sorted once.
+// Words arrive one by one (vocabulary-cache.ts adds a refresh's words, then matches): they
+// wait unsorted until the next match, then join a small second list (made again at each fold:
+// its cost follows its size), which is merged into the large one once it passes a 64th of it
+// (a merge copies the whole text). A first load of the vocabulary is thus sorted once.
 
-/** The second list is merged into the first once it holds more than this and a sixteenth of the first. */
+/** The second list is merged into the first once it holds more than this and a 64th of the first. */
 const MIN_MERGE = 4096;
-/** Words waiting unsorted are folded in once they outnumber this and the lists' words. */
-const MIN_WAITING = 65_536;
-
-export interface VocabularyLimits {
-  merge: number;
-  waiting: number;
-}
 
 export class Vocabulary {
   private main = SortedWords.EMPTY;
   private side = SortedWords.EMPTY;
   private waiting: string[] = [];
 
-  /** `limits` other than the defaults are for tests: small ones make every path run on few words. */
-  constructor(private readonly limits: VocabularyLimits = { merge: MIN_MERGE, waiting: MIN_WAITING }) {}
+  /** `minMerge` other than the default is for tests: a small one makes every path run on few words. */
+  constructor(private readonly minMerge = MIN_MERGE) {}
 
   /** The number of distinct words (folds the waiting ones in). */
   get size(): number {
@@ -41,7 +36,6 @@ export class Vocabulary {
 
   add(word: string): void {
     this.waiting.push(word);
-    if (this.waiting.length > Math.max(this.limits.waiting, this.main.count + this.side.count)) this.fold();
   }
 
   /** The vocabulary's words `query` matches, with their codes. */
@@ -65,7 +59,7 @@ export class Vocabulary {
       if (w !== sorted[t - 1] && !this.main.has(w) && !this.side.has(w)) fresh.push(w);
     }
     const side = merged(this.side, fresh);
-    if (side.count > Math.max(this.limits.merge, this.main.count / 16)) {
+    if (side.count > Math.max(this.minMerge, this.main.count / 64)) {
       this.main = this.main.count === 0 ? side : merged(this.main, wordsOf(side));
       this.side = SortedWords.EMPTY;
     } else this.side = side;
