@@ -6,7 +6,8 @@ import { SharedPrefixes } from './shared-prefixes.js';
 // Latin-1) and four bytes of offset. Sorted, the words sharing a prefix are one run, so the
 // list serves as a trie (vocabulary-walk.ts), with the prefix each word shares with the one
 // before it (shared-prefixes.ts) to find where a prefix's run ends. Immutable: new words
-// make a new one (merged).
+// make a new one (merged). Words are well-formed UTF-16, as words.ts makes them (a lone
+// surrogate is no letter): a run of shared units is then a run of shared code points.
 
 export class SortedWords {
   static readonly EMPTY = new SortedWords('', Int32Array.of(0));
