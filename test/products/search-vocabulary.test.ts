@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { SortedWords, merged } from '../../src/resources/products/search/sorted-words.js';
 import { Vocabulary } from '../../src/resources/products/search/vocabulary.js';
 import { typosAllowed } from '../../src/resources/products/search/words.js';
 
@@ -118,4 +119,19 @@ test('words longer than the shared prefixes kept (255 units) still match as brut
   for (const q of [long, `${long}a`, `${long}c`, long.slice(0, 258), `${long.slice(0, 254)}σ`, 'ab', 'aba'])
     for (const prefix of [false, true])
       assert.deepEqual(Object.fromEntries(v.match(q, prefix)), reference(words, q, prefix), `${q.length} ${prefix}`);
+});
+
+test('sorted words merged in steps are the words sorted at once, shared prefixes and lengths included', () => {
+  fc.assert(
+    fc.property(fc.array(fc.uniqueArray(word, { maxLength: 30 }), { maxLength: 5 }), (batches) => {
+      let words = SortedWords.EMPTY;
+      const all = new Set<string>();
+      for (const batch of batches) {
+        const fresh = batch.filter((w) => !all.has(w)).sort();
+        for (const w of fresh) all.add(w);
+        words = merged(words, fresh);
+      }
+      assert.deepEqual(words, merged(SortedWords.EMPTY, [...all].sort()));
+    }),
+  );
 });
