@@ -73,6 +73,10 @@ export async function startServer(config: Config, out: NodeJS.WritableStream = p
   });
   await app.listen({ port: config.port, host: config.host });
   backups?.start(app.log);
+  // Shopper search's match indexes of the largest projects, built now rather than at their first search.
+  app.matchIndexes
+    .warm(storage.reads)
+    .catch((error: unknown) => app.log.warn({ err: error }, 'search index warm-up stopped'));
   const url = listeningUrl(app, config);
   if (demo) out.write(demoBanner(url, storage.describe, demo));
   let closing: Promise<void> | undefined;

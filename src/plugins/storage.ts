@@ -19,7 +19,9 @@ export default fp(
     app.decorate('pages', new CountCache<ListPage>(options.caches.counts, options.caches.countEntries));
     const { records, recordBytes, brokenRecordVersions } = options.caches;
     app.decorate('records', new RecordCache(records, recordBytes, brokenRecordVersions));
-    app.decorate('matchIndexes', new MatchIndexes(options.caches.searchIndexBytes));
+    const indexes = new MatchIndexes(options.caches.searchIndexBytes, app.log);
+    app.decorate('matchIndexes', indexes);
+    app.addHook('onClose', async () => indexes.close());
   },
   { name: 'storage' },
 );

@@ -3,6 +3,7 @@ import { Lru } from '../../../cache/lru.js';
 import type { Reads } from '../../../db/reads.js';
 import type { Database } from '../../../db/schema.js';
 import type { MatchIndex } from './match-index.js';
+import { ALL_PRODUCTS } from '../counts.js';
 import { applyCatchUp, buildIndex, readCatchUp } from './match-index-load.js';
 
 // The match indexes of this app (match-index.ts), per database handle (a replica keeps its
@@ -18,6 +19,13 @@ import { applyCatchUp, buildIndex, readCatchUp } from './match-index-load.js';
 
 /** How long a request waits for a build before taking the SQL path. */
 const WAIT_MS = 250;
+/** After a failed build, the project's requests take the SQL path this long before another try. */
+const RETRY_MS = 60_000;
+
+/** Where a failed build is said (the app's logger). */
+export interface IndexLog {
+  error(fields: object, message: string): void;
+}
 
 export interface IndexScope {
   readonly id: string;
@@ -37,10 +45,16 @@ export class MatchIndexes {
   private readonly held: Lru<Held>;
   private readonly building = new Map<string, Promise<void>>();
   private readonly tooLarge = new Lru<true>(1024);
+  /** when each project's last build failed */
+  private readonly failed = new Lru<number>(1024);
+  private closed = false;
   private readonly dbIds = new WeakMap<Kysely<Database>, number>();
   private nextDb = 0;
 
-  constructor(private readonly maxBytes: number) {
+  constructor(
+    private readonly maxBytes: number,
+    private readonly log?: IndexLog,
+  ) {
     this.held = new Lru<Held>(maxBytes, (h) => h.index.bytes);
   }
 
@@ -49,6 +63,8 @@ export class MatchIndexes {
     if (this.maxBytes === 0) return undefined;
     const key = this.keyOf(reads.general, project);
     if (this.tooLarge.get(key)) return undefined;
+    const failedAt = this.failed.get(key);
+    if (failedAt !== undefined && Date.now() - failedAt < RETRY_MS) return undefined;
     let held = this.held.get(key);
     if (!held) {
       await this.build(reads.general, project, key);
@@ -67,9 +83,43 @@ export class MatchIndexes {
     return held.index;
   }
 
-  /** Starts the project's build and waits at most WAIT_MS for it; a build under way is not waited for. */
-  private async build(db: Kysely<Database>, project: IndexScope, key: string): Promise<void> {
-    if (this.building.has(key)) return;
+  /** The app is closing: no build is started or reported any more. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * Builds, one after another, the indexes of the projects holding the most products while
+   * they fit the budget, so that a restarted server answers their searches from memory as
+   * soon as it can instead of at the first search (serve's start; a build's failure is logged).
+   */
+  async warm(reads: Reads): Promise<void> {
+    if (this.maxBytes === 0) return;
+    const projects = await reads.general
+      .selectFrom('projects')
+      .innerJoin('product_counts', 'product_counts.project_id', 'projects.id')
+      .where('product_counts.category_id', '=', ALL_PRODUCTS)
+      .where('product_counts.total', '>', 0)
+      .select(['projects.id', 'projects.incarnation', 'product_counts.total'])
+      .orderBy('product_counts.total', 'desc')
+      .limit(64)
+      .execute();
+    for (const project of projects) {
+      if (this.closed) return;
+      const key = this.keyOf(reads.general, project);
+      if (!this.held.get(key) && !this.tooLarge.get(key)) await this.build(reads.general, project, key, Infinity);
+      if (this.closed || this.held.weight >= this.maxBytes) return;
+    }
+  }
+
+  /** Starts the project's build and waits at most `waitMs` for it; a build under way is not waited for. */
+  private async build(
+    db: Kysely<Database>,
+    project: Pick<IndexScope, 'id' | 'incarnation'>,
+    key: string,
+    waitMs = WAIT_MS,
+  ): Promise<void> {
+    if (this.building.has(key) || this.closed) return;
     const building = buildIndex(db, project.id, project.incarnation)
       .then((index) => {
         if (!index) return;
@@ -77,12 +127,20 @@ export class MatchIndexes {
         if (index.bytes > this.maxBytes) this.tooLarge.set(key, true);
         else this.held.set(key, { index, catching: null });
       })
-      .catch(() => undefined)
+      .catch((error: unknown) => {
+        this.failed.set(key, Date.now());
+        // A build cut off by the app's close (its database closed under it) is no failure to report.
+        if (!this.closed)
+          this.log?.error(
+            { err: error, project: project.id },
+            'search index build failed: the project is searched in SQL meanwhile, and built again in a minute',
+          );
+      })
       .finally(() => this.building.delete(key));
     this.building.set(key, building);
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, WAIT_MS)));
-    await Promise.race([building, waited]);
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([building, waitMs === Infinity ? building : waited]);
     clearTimeout(timer);
   }
 
@@ -99,7 +157,7 @@ export class MatchIndexes {
     if (this.held.get(key) === held) this.held.set(key, held);
   }
 
-  private keyOf(db: Kysely<Database>, project: IndexScope): string {
+  private keyOf(db: Kysely<Database>, project: Pick<IndexScope, 'id' | 'incarnation'>): string {
     let id = this.dbIds.get(db);
     if (id === undefined) this.dbIds.set(db, (id = this.nextDb++));
     return `${id}\u0000${project.id}\u0000${project.incarnation}`;
