@@ -138,9 +138,10 @@ export class MatchIndexes {
       })
       .finally(() => this.building.delete(key));
     this.building.set(key, building);
+    if (waitMs === Infinity) return building;
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
-    await Promise.race([building, waitMs === Infinity ? building : waited]);
+    await Promise.race([building, waited]);
     clearTimeout(timer);
   }
 

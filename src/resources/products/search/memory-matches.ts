@@ -72,12 +72,17 @@ function scratchFor(size: number): Uint8Array {
   return scratch;
 }
 
-/** Sets best[slot] to the best `code × 2 + field` + 1 of the runs (0: none); calls `first` for a slot met first. */
-function markRuns(best: Uint8Array, runs: Run[], first?: (slot: number) => void): void {
+/**
+ * Sets best[slot] to the best `code × 2 + field` + 1 of the runs (0: none). With `touched`,
+ * each slot met first is written there; returns how many were.
+ */
+function markRuns(best: Uint8Array, runs: Run[], touched?: Int32Array): number {
+  let n = 0;
   for (const { base, from, to, extra, code } of runs) {
-    markRange(best, base, from, to, code * 2 + 1, first);
-    if (extra.length) markRange(best, extra, 0, extra.length, code * 2 + 1, first);
+    n = markRange(best, base, from, to, code * 2 + 1, touched, n);
+    if (extra.length) n = markRange(best, extra, 0, extra.length, code * 2 + 1, touched, n);
   }
+  return n;
 }
 
 function markRange(
@@ -86,8 +91,9 @@ function markRange(
   from: number,
   to: number,
   c0: number,
-  first?: (slot: number) => void,
-): void {
+  touched: Int32Array | undefined,
+  n: number,
+): number {
   for (let i = from; i < to; i++) {
     const v = values[i];
     const slot = v >> 1;
@@ -95,9 +101,10 @@ function markRange(
     const had = best[slot];
     if (had === 0) {
       best[slot] = c;
-      if (first) first(slot);
+      if (touched) touched[n++] = slot;
     } else if (c < had) best[slot] = c;
   }
+  return n;
 }
 
 function clearRuns(best: Uint8Array, runs: Run[]): void {
@@ -111,9 +118,10 @@ function clearRuns(best: Uint8Array, runs: Run[]): void {
 function driverMatches(index: MatchIndex, runs: Run[], count: number, filter: ProductFilter): Matches {
   const best = scratchFor(index.size);
   const touched = new Int32Array(count);
-  let n = 0;
-  markRuns(best, runs, (slot) => (touched[n++] = slot));
-  const shows = shownTest(index, filter);
+  const n = markRuns(best, runs, touched);
+  const flags = index.flags.items;
+  const need = filter.includeHidden ? LIVE : LIVE | VISIBLE;
+  const shows = filter.categoryId === undefined ? (s: number) => (flags[s] & need) === need : shownTest(index, filter);
   const slots = new Int32Array(n);
   const exact = new Uint8Array(n);
   const typos = new Uint8Array(n);
