@@ -78,8 +78,10 @@ function firstOf(
   k: number,
 ): number[] {
   const n = passing ? passing.length : m.slots.length;
-  const keyed = newestFirst(index, m, passing, relevance, order, k);
-  if (keyed) return keyed;
+  // The default orders (relevance alone with `q`, else newest first) as one number a match.
+  const keyed = relevance ? order.length === 0 : order.length === 1 && order[0] === 'date_desc';
+  const byKey = keyed ? newestFirst(index, m, passing, relevance ? 'ranked' : 'newest', k) : undefined;
+  if (byKey) return byKey;
   const placeOf = passing ? (i: number) => passing[i] : (i: number) => i;
   const cmp = comparer(index, m, relevance, order);
   const fromEnd = !relevance && (order.length === 0 || order[0] === 'date_desc');
@@ -90,21 +92,19 @@ function firstOf(
 const TIME_LIMIT = 2 ** 33;
 
 /**
- * The default orders, each match's place in it one number (larger first, ties by the larger
- * id): relevance (`q` without `order`: exact words, fewer edits, name words, then newest) or
- * newest first, in one pass from the end (the newest slots are there). Undefined for other
- * orders, or a creation time that is not a whole number of seconds in 0 … 2^33 (the comparer's).
+ * The first k newest first, `ranked` by relevance before (exact words, fewer edits, name
+ * words), each match's place one number (larger first, ties by the larger id), in one pass
+ * from the end (the newest slots are there). Undefined when a creation time is not a whole
+ * number of seconds in 0 … 2^33 (the comparer's then).
  */
 function newestFirst(
   index: MatchIndex,
   m: Matches,
   passing: Int32Array | undefined,
-  relevance: boolean,
-  order: OrderClause[],
+  by: 'ranked' | 'newest',
   k: number,
-): number[] | undefined {
-  const keyed = relevance ? order.length === 0 : order.length === 1 && order[0] === 'date_desc';
-  if (!keyed) return undefined;
+) {
+  const relevance = by === 'ranked';
   const created = index.created.items;
   const ids = index.ids.items;
   const { slots, exact, typos, names } = m;
