@@ -314,7 +314,8 @@ async function measureSize(
   if (values['no-cache']) Object.assign(env, { STOREFRONT_ANSWER_CACHE: '0', STOREFRONT_COUNT_CACHE: '0' });
   const server = await serveApi(db, env, { probe: '/v2/projects/none/plans/' });
   const stopRss = watchRss(server.pid);
-  const storage = connect(url);
+  // Its own statements (the search index's disk, a count of 18M postings at 1M) may take long.
+  const storage = connect(url, { longRunning: true });
   const rows: QueryRow[] = [];
   const imports: ImportRow[] = [];
   const live: LiveRow[] = [];
@@ -362,7 +363,7 @@ async function measureSize(
         log,
       });
     if (values.search) {
-      const found = await searchBench({ backend, size, base, project: PROJECT, storage, random, seconds, log });
+      const found = await searchBench({ backend, size, base, project: PROJECT, storage, random, seconds, key, log });
       writeFileSync(
         join(values.out, `search-${backend}-${size}-${Date.now()}.json`),
         `${JSON.stringify(found, null, 2)}\n`,

@@ -21,6 +21,8 @@ export interface SearchContext {
   storage: Storage;
   random: Random;
   seconds: number;
+  /** a key of the project with products:write: the case of searches beside product updates */
+  key?: string;
   log(line: string): void;
 }
 
@@ -117,7 +119,63 @@ export async function searchBench(ctx: SearchContext): Promise<{ rows: SearchRow
       () => `/products/?q=${q(broad())}&facets=category,price,in_stock&page=${r.int(1, 20)}`,
     ),
   ]);
-  return { rows, facts: { ...(await recall(ctx, samples)), ...(await footprint(ctx)) } };
+  const writes = ctx.key ? await besideUpdates(ctx, samples, run, query) : {};
+  return { rows, facts: { ...writes, ...(await recall(ctx, samples)), ...(await footprint(ctx)) } };
+}
+
+/** Updates a second beside the searches: each moves a random product's price. */
+const UPDATES_PER_SECOND = 20;
+
+/**
+ * `q` + facets beside product updates sent at a fixed rate (an open loop: each starts at its
+ * time whatever the one before did), so that most searches follow a write and catch the index
+ * up from the change log first (never stale). Reports the searches as a row and the updates'
+ * own times.
+ */
+async function besideUpdates(
+  ctx: SearchContext,
+  samples: Sample[],
+  run: (name: string, connections: number, next: () => string) => Promise<LoadResult>,
+  query: () => string,
+) {
+  const times: number[] = [];
+  let failed = 0;
+  let error: string | undefined;
+  let running = true;
+  const update = async (p: Sample) => {
+    const t = performance.now();
+    const res = await fetch(`${ctx.base}/products/${p.id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ctx.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ price: ctx.random.int(100, 20_000) }),
+    }).catch((e: Error) => ((error ??= `${e.message} (${String((e.cause as Error)?.message ?? '')})`), undefined));
+    const body = await res?.text();
+    if (res?.status === 200) times.push(performance.now() - t);
+    else failed++;
+    if (res && res.status !== 200) error ??= `${res.status} ${body?.slice(0, 200)}`;
+  };
+  const sent: Promise<void>[] = [];
+  const writer = (async () => {
+    const start = performance.now();
+    for (let i = 0; running; i++) {
+      const due = start + (i * 1000) / UPDATES_PER_SECOND - performance.now();
+      if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+      sent.push(update(samples[ctx.random.int(0, samples.length - 1)]));
+    }
+  })();
+  const q = (text: string) => encodeURIComponent(text);
+  await run(`q + facets beside ${UPDATES_PER_SECOND} product updates/s`, 8, () => {
+    return `/products/?q=${q(query())}&facets=category,price,in_stock`;
+  });
+  running = false;
+  await writer;
+  await Promise.all(sent);
+  times.sort((a, b) => a - b);
+  const at = (f: number) => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * f))] ?? NaN);
+  ctx.log(
+    `  the updates beside it: ${times.length} ended, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, failed ${failed}${error ? ` (first: ${error})` : ''}`,
+  );
+  return { updates_beside_search: { ended: times.length, p50: at(0.5), p99: at(0.99), failed, error } };
 }
 
 /**
@@ -127,7 +185,7 @@ export async function searchBench(ctx: SearchContext): Promise<{ rows: SearchRow
  */
 async function indexReady(ctx: SearchContext, path: () => string): Promise<number> {
   const start = Date.now();
-  for (let fast = 0; fast < 3 && Date.now() - start < 600_000; ) {
+  for (let fast = 0; fast < 3 && Date.now() - start < 600_000;) {
     const t = Date.now();
     await (await fetch(`${ctx.base}${path()}`)).arrayBuffer();
     if (Date.now() - t < 150) fast++;

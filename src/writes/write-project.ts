@@ -14,6 +14,7 @@ import { ChangeSet, type TypeChange } from './change-set.js';
 import { type BatchCounts, eventsOf, noCounts } from './events.js';
 import { setTypeVersions } from './type-versions.js';
 
+import { writeBegan, writeEnded } from './open-writes.js';
 // The one write path (docs/ARCHITECTURE.md, "The write path"). Every change to a project's
 // records runs here, in this order, in one transaction:
 //
@@ -77,41 +78,45 @@ export async function writeProject<T>(
   options: WriteOptions = {},
 ): Promise<{ value: T; summary: WriteSummary }> {
   const batch = options.kind === 'batch';
-  const done = await storage.db.transaction().execute(async (trx) => {
-    const bumped = await bumpDataVersion(trx, projectId);
-    const versionBefore = bumped === undefined ? undefined : bumped - 1;
-    if (batch) await purgeOldDeletions(trx, projectId, options.retentionDays ?? changesRetentionDays());
-    const changes = new ChangeSet(trx, projectId);
-    const tallies = new Map<Kind, DerivedTally>();
-    const counts = noCounts();
-    const ctx: WriteContext = {
-      db: trx,
-      projectId,
-      versionBefore,
-      changed: (type, ids, action = 'upsert') => changes.add(type, ids, action),
-      changedInPlace: (type, ids) => changes.add(type, ids, 'upsert', true),
-      changedAllProducts: () => changes.addAll('product'),
-      tally(resource) {
-        if (!resource.derived) return undefined;
-        let tally = tallies.get(resource.kind);
-        if (!tally) tallies.set(resource.kind, (tally = resource.derived.begin(trx, projectId)));
-        return tally;
-      },
-      count(kind, how, n) {
-        counts[how][kind] += n;
-      },
-    };
-    const value = await work(ctx);
-    for (const tally of tallies.values()) await tally.finish();
-    await changes.flush();
-    await setTypeVersions(trx, projectId, changes.types().keys(), changes.moved());
-    await enqueueEvents(trx, projectId, () =>
-      eventsOf(trx, projectId, changes, batch ? { counts, versionBefore } : undefined),
-    );
-    // A write that created its project bumped nothing: the version is the new row's.
-    const version = bumped ?? (await dataVersionOf(trx, projectId));
-    return { value, summary: { projectId, version, changed: changes.types() } };
-  });
+  if (!batch) writeBegan();
+  const done = await storage.db
+    .transaction()
+    .execute(async (trx) => {
+      const bumped = await bumpDataVersion(trx, projectId);
+      const versionBefore = bumped === undefined ? undefined : bumped - 1;
+      if (batch) await purgeOldDeletions(trx, projectId, options.retentionDays ?? changesRetentionDays());
+      const changes = new ChangeSet(trx, projectId);
+      const tallies = new Map<Kind, DerivedTally>();
+      const counts = noCounts();
+      const ctx: WriteContext = {
+        db: trx,
+        projectId,
+        versionBefore,
+        changed: (type, ids, action = 'upsert') => changes.add(type, ids, action),
+        changedInPlace: (type, ids) => changes.add(type, ids, 'upsert', true),
+        changedAllProducts: () => changes.addAll('product'),
+        tally(resource) {
+          if (!resource.derived) return undefined;
+          let tally = tallies.get(resource.kind);
+          if (!tally) tallies.set(resource.kind, (tally = resource.derived.begin(trx, projectId)));
+          return tally;
+        },
+        count(kind, how, n) {
+          counts[how][kind] += n;
+        },
+      };
+      const value = await work(ctx);
+      for (const tally of tallies.values()) await tally.finish();
+      await changes.flush();
+      await setTypeVersions(trx, projectId, changes.types().keys(), changes.moved());
+      await enqueueEvents(trx, projectId, () =>
+        eventsOf(trx, projectId, changes, batch ? { counts, versionBefore } : undefined),
+      );
+      // A write that created its project bumped nothing: the version is the new row's.
+      const version = bumped ?? (await dataVersionOf(trx, projectId));
+      return { value, summary: { projectId, version, changed: changes.types() } };
+    })
+    .finally(() => !batch && writeEnded());
   noteWrite(storage.db, projectId, done.summary.version);
   wakeDelivery();
   // Once committed: the planner knows the new sizes before the first request after it. The

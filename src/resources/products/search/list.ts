@@ -6,6 +6,10 @@ import type { OrderClause } from '../schemas.js';
 import { type ShopSearch, searchPage } from './page.js';
 import { type VocabularyScope, vocabularyOf } from './vocabulary-cache.js';
 import { answersInMemory, memoryPage } from './memory-page.js';
+import { afterOpenWrites } from '../../../writes/open-writes.js';
+
+/** How long a search from memory waits for the short writes open in this process (open-writes.ts). */
+const WRITES_WAIT_MS = 100;
 
 /**
  * The products list with CONTRACT 17's parameters: the query words' candidates from the
@@ -29,7 +33,11 @@ export const shopList: ListProducts<ProductFilter & { shop: ShopSearch }> = asyn
   const read = async () => {
     const index =
       shown.indexes && answersInMemory(filter, order) ? await shown.indexes.ready(reads, shown.project) : undefined;
-    if (index) return memoryPage(index, filter, shop, order, offset, perpage);
+    if (index) {
+      // Milliseconds of computation on the event loop: the writes open now end first.
+      await afterOpenWrites(WRITES_WAIT_MS);
+      return memoryPage(index, filter, shop, order, offset, perpage);
+    }
     return reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
   };
   const kind = readsStock({
