@@ -22,7 +22,8 @@ export default fp(
 
     app.get('/readyz', async (request) => {
       try {
-        await withTimeout(sql`select 1`.execute(app.storage.db), READY_TIMEOUT_MS);
+        // The primary's own read handle: readiness is the primary's, never a replica's.
+        await withTimeout(sql`select 1`.execute(app.storage.reads.general), READY_TIMEOUT_MS);
       } catch (err) {
         request.log.warn({ err: { message: (err as Error).message } }, 'database is not reachable');
         throw new ApiError(503, 'storage is unavailable; try again shortly');
