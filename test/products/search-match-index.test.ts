@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { type IndexedProduct, MatchIndex } from '../../src/resources/products/search/match-index.js';
 import { memoryPage } from '../../src/resources/products/search/memory-page.js';
+import { worthProbing } from '../../src/resources/products/search/memory-matches.js';
 import type { ShopSearch } from '../../src/resources/products/search/page.js';
 import { Vocabulary } from '../../src/resources/products/search/vocabulary.js';
 import { queryWords } from '../../src/resources/products/search/words.js';
@@ -127,4 +128,13 @@ test('a rare word beside a common one is probed in its postings, base and later 
       q,
     );
   }
+});
+
+test('a word is probed only when its binary searches are far fewer than its postings', () => {
+  // A rare word beside a common one: probed.
+  assert.equal(worthProbing(100, 3, 200_000), true);
+  // A one-letter prefix (1,225 candidate words, 3.5M postings) beside a broad word's 198k matches: read
+  // whole (probing it, a binary search per match and candidate, took 39 s at 1M).
+  assert.equal(worthProbing(198_123, 1_225, 3_500_000), false);
+  assert.equal(worthProbing(50_000, 1, 60_000), false);
 });
