@@ -119,6 +119,17 @@ export async function searchBench(ctx: SearchContext): Promise<{ rows: SearchRow
       () => `/products/?q=${q(broad())}&facets=category,price,in_stock&page=${r.int(1, 20)}`,
     ),
   ]);
+  // As typed in a search box: the last word still being written, 1 to 3 of its letters.
+  const typing = () => {
+    const words = wordsOf(pick().name).slice(0, r.int(1, 3));
+    const last = words.pop()!;
+    return [...words, last.slice(0, r.int(1, Math.min(3, last.length)))].join(' ');
+  };
+  await run(
+    'q as typed (last word 1-3 letters) + facets',
+    8,
+    () => `/products/?q=${q(typing())}&facets=category,price,in_stock`,
+  );
   const writes = ctx.key ? await besideUpdates(ctx, samples, run, query) : {};
   return { rows, facts: { ...writes, ...(await recall(ctx, samples)), ...(await footprint(ctx)) } };
 }
