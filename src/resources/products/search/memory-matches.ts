@@ -34,8 +34,8 @@ interface Run {
 /**
  * Probing costs a binary search per match and candidate word; reading costs a pass over the
  * word's postings (and one more to clear them). A word is probed only when its searches are
- * well under its postings: a common prefix (`s`: 1,225 words at 1M) beside 200k matches is
- * read, never probed (probing it took 39 s).
+ * well under its postings: a one-letter prefix (a thousand candidate words and more) beside
+ * a broad word's matches is read, never probed (docs/PERFORMANCE.md, "Search as typed").
  */
 export function worthProbing(matches: number, runs: number, postings: number): boolean {
   return matches * runs * Math.log2(2 + postings / runs) * 2 < postings;
