@@ -5,6 +5,7 @@ import type { Database } from '../../../db/schema.js';
 import type { MatchIndex } from './match-index.js';
 import { ALL_PRODUCTS } from '../counts.js';
 import { applyCatchUp, buildIndex, readCatchUp } from './match-index-load.js';
+import { vocabularyOf } from './vocabulary-cache.js';
 
 // The match indexes of this app (match-index.ts), per database handle (a replica keeps its
 // own) and project incarnation, in one LRU weighed in bytes (STOREFRONT_SEARCH_INDEX_BYTES).
@@ -89,9 +90,10 @@ export class MatchIndexes {
   }
 
   /**
-   * Builds, one after another, the indexes of the projects holding the most products while
-   * they fit the budget, so that a restarted server answers their searches from memory as
-   * soon as it can instead of at the first search (serve's start; a build's failure is logged).
+   * Builds, one after another, the indexes (and reads the vocabularies) of the projects
+   * holding the most products while they fit the budget, so that a restarted server answers
+   * their searches from memory as soon as it can instead of at the first search (serve's
+   * start; a build's failure is logged).
    */
   async warm(reads: Reads): Promise<void> {
     if (this.maxBytes === 0) return;
@@ -100,7 +102,7 @@ export class MatchIndexes {
       .innerJoin('product_counts', 'product_counts.project_id', 'projects.id')
       .where('product_counts.category_id', '=', ALL_PRODUCTS)
       .where('product_counts.total', '>', 0)
-      .select(['projects.id', 'projects.incarnation', 'product_counts.total'])
+      .select(['projects.id', 'projects.incarnation', 'projects.products_version', 'product_counts.total'])
       .orderBy('product_counts.total', 'desc')
       .limit(64)
       .execute();
@@ -108,6 +110,8 @@ export class MatchIndexes {
       if (this.closed) return;
       const key = this.keyOf(reads.general, project);
       if (!this.held.get(key) && !this.tooLarge.get(key)) await this.build(reads.general, project, key, Infinity);
+      // Its vocabulary too: a million products' words take seconds to read, which the first `q` would wait for.
+      await vocabularyOf(reads.general, project);
       if (this.closed || this.held.weight >= this.maxBytes) return;
     }
   }

@@ -61,5 +61,7 @@ async function refresh(db: Kysely<Database>, project: VocabularyScope, entry: En
     entry.vocabulary.add(r.word);
     entry.seq = Math.max(entry.seq, Number(r.seq));
   }
+  // Sorted here, once per refresh, rather than by the first search's match.
+  entry.vocabulary.fold();
   entry.seen = Math.max(entry.seen, target);
 }

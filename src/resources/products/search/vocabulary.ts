@@ -49,7 +49,8 @@ export class Vocabulary {
     return out;
   }
 
-  private fold(): void {
+  /** Takes the words added since into the sorted lists (a match does it first too). */
+  fold(): void {
     if (this.waiting.length === 0) return;
     const sorted = this.waiting.sort();
     this.waiting = [];
