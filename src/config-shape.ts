@@ -1,4 +1,4 @@
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BackupConfig } from './config-backups.js';
 import type { StreamLimits } from './config-streams.js';
@@ -53,6 +53,10 @@ export interface CacheConfig {
   recordBytes: number;
   /** most bytes of shopper search's match indexes kept, 0: none, `q` in SQL (STOREFRONT_SEARCH_INDEX_BYTES) */
   searchIndexBytes: number;
+  /** threads computing answers from the match indexes of large projects, 0: on the event loop (STOREFRONT_SEARCH_THREADS) */
+  searchThreads: number;
+  /** products from which a project's answers are computed in a search thread (smaller ones cost less than the hand-over); tests set 0 */
+  searchThreadFrom: number;
   /**
    * FOR TESTS ONLY (STOREFRONT_BROKEN_RECORD_VERSIONS=1): the record cache keys each product
    * without its version, so that it hands out a product's first presented JSON forever;
@@ -160,6 +164,9 @@ export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   records: true,
   recordBytes: 64 * 1024 * 1024,
   searchIndexBytes: 256 * 1024 * 1024,
+  // One thread a core beside the event loop's, at most four (a 2-core machine: one).
+  searchThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  searchThreadFrom: 20_000,
   brokenRecordVersions: false,
   brokenAnswerReuse: false,
 });

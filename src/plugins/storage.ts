@@ -19,7 +19,8 @@ export default fp(
     app.decorate('pages', new CountCache<ListPage>(options.caches.counts, options.caches.countEntries));
     const { records, recordBytes, brokenRecordVersions } = options.caches;
     app.decorate('records', new RecordCache(records, recordBytes, brokenRecordVersions));
-    const indexes = new MatchIndexes(options.caches.searchIndexBytes, app.log);
+    const { searchIndexBytes, searchThreads, searchThreadFrom } = options.caches;
+    const indexes = new MatchIndexes(searchIndexBytes, app.log, { threads: searchThreads, from: searchThreadFrom });
     app.decorate('matchIndexes', indexes);
     app.addHook('onClose', async () => indexes.close());
   },

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { type IndexedProduct, MatchIndex } from '../../src/resources/products/search/match-index.js';
 import { memoryPage } from '../../src/resources/products/search/memory-page.js';
-import { worthProbing } from '../../src/resources/products/search/memory-matches.js';
+import { wordRunsOf, worthProbing } from '../../src/resources/products/search/memory-matches.js';
+import { SearchThreads } from '../../src/resources/products/search/search-threads.js';
 import type { ShopSearch } from '../../src/resources/products/search/page.js';
 import { Vocabulary } from '../../src/resources/products/search/vocabulary.js';
 import { queryWords } from '../../src/resources/products/search/words.js';
@@ -42,6 +43,62 @@ const request = fc.record({
   hidden: fc.boolean(),
 });
 
+/** The list request `r` stands for. */
+function asked(r: typeof request extends fc.Arbitrary<infer R> ? R : never) {
+  const words = r.q && queryWords(r.q.join(' '));
+  const shop: ShopSearch = {
+    words,
+    candidates: words?.map((w, i) => vocabulary.match(w, i === words.length - 1)),
+    relevance: words !== undefined && r.order.length === 0,
+    inStock: r.inStock,
+    categories: r.categories && [...r.categories],
+    facets: ['category', 'price', 'in_stock', 'inventory_type'],
+  };
+  const order: OrderClause[] = r.order.length || words ? r.order : ['date_desc'];
+  return { filter: { projectId: 'p', includeHidden: r.hidden }, shop, order };
+}
+
+test('a search thread answers from the shared arrays as the event loop does, before and after the index changes', async () => {
+  const threads = new SearchThreads(2);
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(write, { minLength: 200, maxLength: 2000 }),
+        fc.array(write, { maxLength: 300 }),
+        fc.array(request, { minLength: 1, maxLength: 12 }),
+        async (built, later, requests) => {
+          const index = new MatchIndex('life');
+          for (const { id, p } of built) index.put(id, p ?? undefined);
+          index.tree = tree;
+          index.trim();
+          for (const round of [[], later]) {
+            await index.gate.change(() => {
+              for (const { id, p } of round) index.put(id, p ?? undefined);
+              index.compactIfWorth();
+            });
+            const inline = requests.map((r) => {
+              const { filter, shop, order } = asked(r);
+              return memoryPage(index, wordRunsOf(index, shop.candidates), filter, shop, order, 0, 10);
+            });
+            const threaded = await Promise.all(
+              requests.map((r) => {
+                const { filter, shop, order } = asked(r);
+                return index.gate.read(() =>
+                  threads.page(index, wordRunsOf(index, shop.candidates), filter, shop, order, 0, 10),
+                );
+              }),
+            );
+            assert.deepEqual(threaded, inline);
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
+  } finally {
+    await threads.close();
+  }
+});
+
 test('an index changed thousands of times, compacted, answers as one built from the final products', () => {
   fc.assert(
     fc.property(
@@ -61,17 +118,8 @@ test('an index changed thousands of times, compacted, answers as one built from 
         changed.tree = fresh.tree = tree;
         const answers = (index: MatchIndex) =>
           requests.map((r) => {
-            const words = r.q && queryWords(r.q.join(' '));
-            const shop: ShopSearch = {
-              words,
-              candidates: words?.map((w, i) => vocabulary.match(w, i === words.length - 1)),
-              relevance: words !== undefined && r.order.length === 0,
-              inStock: r.inStock,
-              categories: r.categories && [...r.categories],
-              facets: ['category', 'price', 'in_stock', 'inventory_type'],
-            };
-            const filter = { projectId: 'p', includeHidden: r.hidden };
-            return memoryPage(index, filter, shop, r.order.length || words ? r.order : ['date_desc'], 0, 10);
+            const { filter, shop, order } = asked(r);
+            return memoryPage(index, wordRunsOf(index, shop.candidates), filter, shop, order, 0, 10);
           });
         const before = answers(changed);
         assert.deepEqual(before, answers(fresh));
@@ -114,7 +162,8 @@ test('a rare word beside a common one is probed in its postings, base and later 
       relevance: true,
       facets: ['price'],
     };
-    const page = memoryPage(index, { projectId: 'p', includeHidden: false }, shop, [], 0, 5);
+    const runs = wordRunsOf(index, shop.candidates);
+    const page = memoryPage(index, runs, { projectId: 'p', includeHidden: false }, shop, [], 0, 5);
     if (q === 'common') {
       assert.equal(page.total, 401);
       continue;

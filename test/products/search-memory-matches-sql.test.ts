@@ -122,13 +122,15 @@ eachBackend('shopper search from memory gives what SQL gives', (backend) => {
   test('random catalogs, random writes, random requests: the same ids, order, totals and facets', async (t) => {
     let queries = 0;
     let answered = 0;
+    let threaded = 0;
     let refused = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 1_000_000 }),
         fc.array(op, { minLength: 40, maxLength: 40 }),
         async (seed, ops) => {
-          const memory = await testApp(t, backend, { caches: { answers: false, counts: false } });
+          // Every answer from memory computed in a search thread (search-threads.ts), as a large catalog's are.
+          const memory = await testApp(t, backend, { caches: { answers: false, counts: false, searchThreadFrom: 0 } });
           const sql = await testApp(t, backend, {
             storage: memory.storage,
             caches: { answers: false, counts: false, searchIndexBytes: 0 },
@@ -142,6 +144,7 @@ eachBackend('shopper search from memory gives what SQL gives', (backend) => {
             }
             queries++;
             const before = memory.app.matchIndexes.stats.answered;
+            const threadedBefore = memory.app.matchIndexes.stats.threaded;
             const url = `/v2/projects/${P}/products/?${new URLSearchParams({ ...o.q, ...(o.hidden ? { fetch_hidden: 'true' } : {}) })}`;
             const headers = { authorization: `Bearer ${key}` };
             const [a, b] = [
@@ -150,6 +153,7 @@ eachBackend('shopper search from memory gives what SQL gives', (backend) => {
             ];
             if (a.status === 200) answered += memory.app.matchIndexes.stats.answered - before;
             else refused++;
+            threaded += memory.app.matchIndexes.stats.threaded - threadedBefore;
             assert.equal(a.status, b.status, `${url}: ${JSON.stringify(a.body)}`);
             const shown = (r: typeof a) => {
               const body = r.body as { data?: { id: number }[]; meta?: unknown };
@@ -164,6 +168,7 @@ eachBackend('shopper search from memory gives what SQL gives', (backend) => {
     // Most requests must have been answered from memory (name orders and a build still under way are not).
     t.diagnostic(`[${backend}] ${answered} of ${queries} requests from memory, ${refused} refused`);
     assert.ok(answered > (queries - refused) * 0.6, `${answered} of ${queries - refused}`);
+    assert.equal(threaded, answered, 'every answer from memory computed in a search thread');
   });
 });
 

@@ -5,11 +5,7 @@ import { presentedProducts } from '../presented.js';
 import type { OrderClause } from '../schemas.js';
 import { type ShopSearch, searchPage } from './page.js';
 import { type VocabularyScope, vocabularyOf } from './vocabulary-cache.js';
-import { answersInMemory, memoryPage } from './memory-page.js';
-import { afterOpenWrites } from '../../../writes/open-writes.js';
-
-/** How long a search from memory waits for the short writes open in this process (open-writes.ts). */
-const WRITES_WAIT_MS = 100;
+import { answersInMemory } from './memory-page.js';
 
 /**
  * The products list with CONTRACT 17's parameters: the query words' candidates from the
@@ -31,13 +27,9 @@ export const shopList: ListProducts<ProductFilter & { shop: ShopSearch }> = asyn
   const offset = (page - 1) * perpage;
   // From the match index when it can answer (asked only when the page cache misses), else in SQL.
   const read = async () => {
-    const index =
-      shown.indexes && answersInMemory(filter, order) ? await shown.indexes.ready(reads, shown.project) : undefined;
-    if (index) {
-      // Milliseconds of computation on the event loop: the writes open now end first.
-      await afterOpenWrites(WRITES_WAIT_MS);
-      return memoryPage(index, filter, shop, order, offset, perpage);
-    }
+    const { indexes } = shown;
+    const index = indexes && answersInMemory(filter, order) ? await indexes.ready(reads, shown.project) : undefined;
+    if (indexes && index) return indexes.page(index, filter, shop, order, offset, perpage);
     return reads.snapshot((db) => searchPage(db, filter, shop, order, offset, perpage));
   };
   const kind = readsStock({

@@ -6,6 +6,13 @@ import type { MatchIndex } from './match-index.js';
 import { ALL_PRODUCTS } from '../counts.js';
 import { applyCatchUp, buildIndex, readCatchUp } from './match-index-load.js';
 import { vocabularyOf } from './vocabulary-cache.js';
+import type { ProductFilter } from '../list.js';
+import type { OrderClause } from '../schemas.js';
+import { afterOpenWrites } from '../../../writes/open-writes.js';
+import { wordRunsOf } from './memory-matches.js';
+import { memoryPage } from './memory-page.js';
+import type { SearchPage, ShopSearch } from './page.js';
+import { SearchThreadError, SearchThreads } from './search-threads.js';
 
 // The match indexes of this app (match-index.ts), per database handle (a replica keeps its
 // own) and project incarnation, in one LRU weighed in bytes (STOREFRONT_SEARCH_INDEX_BYTES).
@@ -23,9 +30,18 @@ const WAIT_MS = 250;
 /** After a failed build, the project's requests take the SQL path this long before another try. */
 const RETRY_MS = 60_000;
 
-/** Where a failed build is said (the app's logger). */
+/** How long an answer computed on the event loop waits for the short writes open in this process (open-writes.ts). */
+const WRITES_WAIT_MS = 100;
+
+/** Where a failed build or search thread is said (the app's logger). */
 export interface IndexLog {
   error(fields: object, message: string): void;
+}
+
+/** Search threads (search-threads.ts): how many, and the products from which an index's answers are computed there. */
+export interface ThreadOptions {
+  threads: number;
+  from: number;
 }
 
 export interface IndexScope {
@@ -41,8 +57,8 @@ interface Held {
 }
 
 export class MatchIndexes {
-  /** what happened so far (tests, logs): builds ended, catch-ups applied, answers given from an index */
-  readonly stats = { built: 0, caughtUp: 0, rebuilds: 0, answered: 0 };
+  /** what happened so far (tests, logs): builds ended, catch-ups applied, answers given from an index, of them in a search thread */
+  readonly stats = { built: 0, caughtUp: 0, rebuilds: 0, answered: 0, threaded: 0 };
   private readonly held: Lru<Held>;
   private readonly building = new Map<string, Promise<void>>();
   private readonly tooLarge = new Lru<true>(1024);
@@ -51,12 +67,46 @@ export class MatchIndexes {
   private closed = false;
   private readonly dbIds = new WeakMap<Kysely<Database>, number>();
   private nextDb = 0;
+  private readonly threads: SearchThreads | undefined;
 
   constructor(
     private readonly maxBytes: number,
     private readonly log?: IndexLog,
+    private readonly threading: ThreadOptions = { threads: 0, from: 0 },
   ) {
     this.held = new Lru<Held>(maxBytes, (h) => h.index.bytes);
+    if (threading.threads > 0) this.threads = new SearchThreads(threading.threads);
+  }
+
+  /**
+   * The page, total and facets of `filter` from `index` (memory-page.ts): in a search thread
+   * when the index is large (the event loop stays free for other requests), else here, after
+   * the short writes open in this process (their statements would wait behind the computation).
+   */
+  async page(
+    index: MatchIndex,
+    filter: ProductFilter,
+    shop: ShopSearch,
+    order: OrderClause[],
+    offset: number,
+    perpage: number,
+  ): Promise<SearchPage> {
+    const { threads } = this;
+    if (threads && index.size >= this.threading.from) {
+      try {
+        // The runs are read inside the gate: a catch-up may renumber the slots before it.
+        const page = await index.gate.read(() =>
+          threads.page(index, wordRunsOf(index, shop.candidates), filter, shop, order, offset, perpage),
+        );
+        this.stats.threaded++;
+        return page;
+      } catch (error) {
+        if (!(error instanceof SearchThreadError)) throw error;
+        this.log?.error({ err: error }, 'search thread failed: the answer is computed on the event loop');
+      }
+    }
+    await afterOpenWrites(WRITES_WAIT_MS);
+    return memoryPage(index, wordRunsOf(index, shop.candidates), filter, shop, order, offset, perpage);
   }
 
   /** The project's index, caught up to at least the request's versions; undefined: take the SQL path. */
@@ -84,9 +134,10 @@ export class MatchIndexes {
     return held.index;
   }
 
-  /** The app is closing: no build is started or reported any more. */
-  close(): void {
+  /** The app is closing: no build is started or reported any more, the search threads end. */
+  async close(): Promise<void> {
     this.closed = true;
+    await this.threads?.close();
   }
 
   /**
@@ -156,7 +207,7 @@ export class MatchIndexes {
       this.held.delete(key);
       return;
     }
-    applyCatchUp(held.index, c);
+    await held.index.gate.change(() => applyCatchUp(held.index, c));
     this.stats.caughtUp++;
     // Weighed again: the index grew (or shrank, compacted).
     if (this.held.get(key) === held) this.held.set(key, held);

@@ -1,4 +1,5 @@
 import type { CategoryTree } from '../filters.js';
+import { ReadGate } from './read-gate.js';
 import { Grown, IdSlots } from './slot-arrays.js';
 import { WordPostings } from './word-postings.js';
 import { productWords } from './words.js';
@@ -17,6 +18,22 @@ export const VISIBLE = 2;
 export const STOCKED = 4;
 export const ADVANCED = 8;
 
+/**
+ * What an answer reads of an index (memory-page.ts): its columns by slot and its category
+ * tree. A search thread (search-threads.ts) is given these alone, over the same shared memory.
+ */
+export interface IndexColumns {
+  readonly size: number;
+  readonly ids: { readonly items: Float64Array };
+  readonly price: { readonly items: Float64Array };
+  readonly created: { readonly items: Float64Array };
+  readonly custom: { readonly items: Float64Array };
+  readonly flags: { readonly items: Uint8Array };
+  readonly catStart: { readonly items: Int32Array };
+  readonly catLinks: { readonly items: Int32Array };
+  readonly tree: CategoryTree;
+}
+
 /** A product row as the index reads it (match-index-load.ts). */
 export interface IndexedProduct {
   id: number;
@@ -31,7 +48,7 @@ export interface IndexedProduct {
   categories: number[];
 }
 
-export class MatchIndex {
+export class MatchIndex implements IndexColumns {
   readonly ids = Grown.float64();
   readonly price = Grown.float64();
   readonly created = Grown.float64();
@@ -45,6 +62,8 @@ export class MatchIndex {
   tree: CategoryTree = { parents: new Map() };
   /** the project's data_version this index shows (every change up to it applied) */
   seen = 0;
+  /** a catch-up changes the arrays only while no search thread reads them */
+  readonly gate = new ReadGate();
   private dead = 0;
 
   constructor(readonly incarnation: string) {

@@ -1,6 +1,6 @@
 import type { CategoryTree } from '../filters.js';
 import type { Facets } from './facets.js';
-import { ADVANCED, type MatchIndex, STOCKED } from './match-index.js';
+import { ADVANCED, type IndexColumns, STOCKED } from './match-index.js';
 import { chosenRanges, type PriceRange } from './price-ranges.js';
 
 // facets.ts's counts over the match index's slots instead of rows read from SQL: the same
@@ -8,7 +8,7 @@ import { chosenRanges, type PriceRange } from './price-ranges.js';
 // the two give the same answer (test/products/search/memory-matches-sql.test.ts).
 
 /** Per category, the slots in its subtree: a product once per ancestor, however many of its categories lie below. */
-export function categoryCounts(index: MatchIndex, slots: ArrayLike<number>, tree: CategoryTree) {
+export function categoryCounts(index: IndexColumns, slots: ArrayLike<number>, tree: CategoryTree) {
   const start = index.catStart.items;
   const links = index.catLinks.items;
   const { byId, places, ids, parent } = numbered(tree);
@@ -64,7 +64,7 @@ function numbered(tree: CategoryTree) {
 }
 
 export function priceCounts(
-  index: MatchIndex,
+  index: IndexColumns,
   slots: ArrayLike<number>,
   given: PriceRange[] | undefined,
 ): NonNullable<Facets['price']> {
@@ -107,14 +107,14 @@ function countGiven(price: Float64Array, slots: ArrayLike<number>, ranges: Price
   return counts;
 }
 
-export function stockCounts(index: MatchIndex, slots: ArrayLike<number>): NonNullable<Facets['in_stock']> {
+export function stockCounts(index: IndexColumns, slots: ArrayLike<number>): NonNullable<Facets['in_stock']> {
   const flags = index.flags.items;
   let t = 0;
   for (let i = 0; i < slots.length; i++) if (flags[slots[i]] & STOCKED) t++;
   return { true: t, false: slots.length - t };
 }
 
-export function typeCounts(index: MatchIndex, slots: ArrayLike<number>): NonNullable<Facets['inventory_type']> {
+export function typeCounts(index: IndexColumns, slots: ArrayLike<number>): NonNullable<Facets['inventory_type']> {
   const flags = index.flags.items;
   let advanced = 0;
   for (let i = 0; i < slots.length; i++) if (flags[slots[i]] & ADVANCED) advanced++;

@@ -1,5 +1,5 @@
 import type { ProductFilter } from '../list.js';
-import { LIVE, type MatchIndex, VISIBLE } from './match-index.js';
+import { type IndexColumns, LIVE, type MatchIndex, VISIBLE } from './match-index.js';
 import type { Candidates } from './relevance.js';
 import type { MatchCodes } from './vocabulary.js';
 
@@ -23,12 +23,18 @@ export interface Matches {
 }
 
 /** One candidate word's postings (word-postings.ts `run`) and its code. */
-interface Run {
+export interface Run {
   base: Int32Array;
   from: number;
   to: number;
-  extra: readonly number[];
+  extra: ArrayLike<number>;
   code: number;
+}
+
+/** A query word's candidates' postings, and how many they are. */
+export interface WordRuns {
+  runs: Run[];
+  count: number;
 }
 
 /**
@@ -41,12 +47,11 @@ export function worthProbing(matches: number, runs: number, postings: number): b
   return matches * runs * Math.log2(2 + postings / runs) * 2 < postings;
 }
 
-export function matchedSlots(index: MatchIndex, candidates: Candidates | undefined, filter: ProductFilter): Matches {
-  if (!candidates) {
+export function matchedSlots(index: IndexColumns, words: WordRuns[] | undefined, filter: ProductFilter): Matches {
+  if (!words) {
     const none = new Uint8Array(0);
     return { slots: shownSlots(index, filter), exact: none, typos: none, names: none };
   }
-  const words = candidates.map((c) => runsOf(index, c));
   let driver = 0;
   for (let w = 1; w < words.length; w++) if (words[w].count < words[driver].count) driver = w;
   const m = driverMatches(index, words[driver].runs, words[driver].count, filter);
@@ -59,7 +64,12 @@ export function matchedSlots(index: MatchIndex, candidates: Candidates | undefin
   return m;
 }
 
-function runsOf(index: MatchIndex, candidates: MatchCodes): { runs: Run[]; count: number } {
+/** Each query word's runs in the index's postings (undefined without `q`): read on the thread that keeps the index. */
+export function wordRunsOf(index: MatchIndex, candidates: Candidates | undefined): WordRuns[] | undefined {
+  return candidates?.map((c) => runsOf(index, c));
+}
+
+function runsOf(index: MatchIndex, candidates: MatchCodes): WordRuns {
   const runs: Run[] = [];
   let count = 0;
   for (const [word, code] of candidates) {
@@ -118,12 +128,12 @@ function markRange(
 function clearRuns(best: Uint8Array, runs: Run[]): void {
   for (const { base, from, to, extra } of runs) {
     for (let i = from; i < to; i++) best[base[i] >> 1] = 0;
-    for (const v of extra) best[v >> 1] = 0;
+    for (let i = 0; i < extra.length; i++) best[extra[i] >> 1] = 0;
   }
 }
 
 /** The driver word's slots that the list shows, each with the rank of its code. */
-function driverMatches(index: MatchIndex, runs: Run[], count: number, filter: ProductFilter): Matches {
+function driverMatches(index: IndexColumns, runs: Run[], count: number, filter: ProductFilter): Matches {
   const best = scratchFor(index.size);
   const touched = new Int32Array(count);
   const n = markRuns(best, runs, touched);
@@ -159,7 +169,7 @@ function addCode(exact: Uint8Array, typos: Uint8Array, names: Uint8Array, i: num
 }
 
 /** Keeps the matches holding one of `runs`, adding its code: the word's postings read whole. */
-function scanWord(index: MatchIndex, m: Matches, runs: Run[]): void {
+function scanWord(index: IndexColumns, m: Matches, runs: Run[]): void {
   const best = scratchFor(index.size);
   markRuns(best, runs);
   keepWhere(m, (s) => best[s] - 1);
@@ -225,7 +235,7 @@ function keepWhere(m: Matches, codeOf: (slot: number) => number): void {
 }
 
 /** Whether the list shows a slot: live, visible (or fetch_hidden), linked to `category` when given. */
-function shownTest(index: MatchIndex, filter: ProductFilter): (slot: number) => boolean {
+function shownTest(index: IndexColumns, filter: ProductFilter): (slot: number) => boolean {
   const flags = index.flags.items;
   const need = filter.includeHidden ? LIVE : LIVE | VISIBLE;
   const category = filter.categoryId;
@@ -240,7 +250,7 @@ function shownTest(index: MatchIndex, filter: ProductFilter): (slot: number) => 
 }
 
 /** The live slots the list shows, without `q`. */
-function shownSlots(index: MatchIndex, filter: ProductFilter): Int32Array {
+function shownSlots(index: IndexColumns, filter: ProductFilter): Int32Array {
   const out = new Int32Array(index.size);
   let n = 0;
   if (filter.categoryId === undefined) {

@@ -3,9 +3,9 @@ import { orderColumn, tieDirection } from '../grouped-page.js';
 import type { ProductFilter } from '../list.js';
 import type { OrderClause } from '../schemas.js';
 import type { FacetName, Facets } from './facets.js';
-import { ADVANCED, type MatchIndex, STOCKED } from './match-index.js';
+import { ADVANCED, type IndexColumns, STOCKED } from './match-index.js';
 import { categoryCounts, priceCounts, stockCounts, typeCounts } from './memory-facets.js';
-import { type Matches, matchedSlots } from './memory-matches.js';
+import { type Matches, matchedSlots, type WordRuns } from './memory-matches.js';
 import type { SearchPage, ShopSearch } from './page.js';
 import { firstK, KeyHeap } from './top-k.js';
 
@@ -27,8 +27,10 @@ export function answersInMemory(filter: ProductFilter, order: OrderClause[]): bo
   return filter.search === undefined && filter.ids === undefined && !order.some((c) => c.startsWith('name_'));
 }
 
+/** The page, total and facets; `words`: each `q` word's runs (memory-matches.ts `runsOf`), undefined without `q`. */
 export function memoryPage(
-  index: MatchIndex,
+  index: IndexColumns,
+  words: WordRuns[] | undefined,
   filter: ProductFilter,
   s: ShopSearch,
   order: OrderClause[],
@@ -36,12 +38,12 @@ export function memoryPage(
   perpage: number,
 ): SearchPage {
   const names = s.facets ?? [];
-  const m = matchedSlots(index, s.candidates, filter);
+  const m = matchedSlots(index, words, filter);
   // Without filters every match passes: no mask, no list of places (undefined: all of m).
   const filtered = filterMasks(index, m, s);
   const passing = filtered && where(filtered.masks, 0xff);
   const total = passing ? passing.length : m.slots.length;
-  const relevance = s.relevance && s.candidates !== undefined;
+  const relevance = s.relevance && words !== undefined;
   const top = firstOf(index, m, passing, relevance, order, offset + perpage);
   const ids = top.slice(offset).map((i) => index.ids.items[m.slots[passing ? passing[i] : i]]);
   const facets: Facets = {};
@@ -70,7 +72,7 @@ function slotsAt(m: Matches, places: Int32Array | undefined): Int32Array {
 
 /** The first k passing matches in the request's order, as their places among the passing. */
 function firstOf(
-  index: MatchIndex,
+  index: IndexColumns,
   m: Matches,
   passing: Int32Array | undefined,
   relevance: boolean,
@@ -98,7 +100,7 @@ const TIME_LIMIT = 2 ** 33;
  * number of seconds in 0 … 2^33 (the comparer's then).
  */
 function newestFirst(
-  index: MatchIndex,
+  index: IndexColumns,
   m: Matches,
   passing: Int32Array | undefined,
   by: 'ranked' | 'newest',
@@ -133,7 +135,7 @@ function where(masks: Uint8Array, bits: number): Int32Array {
 }
 
 /** Per match, a bit for each filter of the request it fails; `failed`, the bits some match has. Undefined without filters. */
-function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): { masks: Uint8Array; failed: number } | undefined {
+function filterMasks(index: IndexColumns, m: Matches, s: ShopSearch): { masks: Uint8Array; failed: number } | undefined {
   const { priceMin, priceMax, inStock, inventoryType, categories } = s;
   if (priceMin === undefined && priceMax === undefined && inStock === undefined && !inventoryType && !categories)
     return undefined;
@@ -157,7 +159,7 @@ function filterMasks(index: MatchIndex, m: Matches, s: ShopSearch): { masks: Uin
   return { masks, failed };
 }
 
-function linkedTo(index: MatchIndex, slot: number, wanted: (id: number) => boolean): boolean {
+function linkedTo(index: IndexColumns, slot: number, wanted: (id: number) => boolean): boolean {
   const links = index.catLinks.items;
   for (let j = index.catStart.items[slot]; j < index.catStart.items[slot + 1]; j++) if (wanted(links[j])) return true;
   return false;
@@ -176,7 +178,7 @@ function categorySet(ids: number[]): (id: number) => boolean {
 }
 
 /** The request's order over matches (by their place in `m`), as match-set.ts sorts in SQL. */
-function comparer(index: MatchIndex, m: Matches, relevance: boolean, order: OrderClause[]) {
+function comparer(index: IndexColumns, m: Matches, relevance: boolean, order: OrderClause[]) {
   const clauses = relevance ? order : order.length ? order : (['date_desc'] as OrderClause[]);
   const columns = clauses.map((c) => {
     const { column, dir } = orderColumn(c);

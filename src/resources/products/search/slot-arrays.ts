@@ -1,6 +1,7 @@
 // Growable typed arrays for the match index (match-index.ts): one column a slot, appended to
 // as products are added, read by slot. A typed array holds a number in 4 or 8 bytes where a JS
-// array of objects would take tens, which is what keeps a million products near 100 MiB.
+// array of objects would take tens, which is what keeps a million products near 100 MiB. Each
+// lies in a SharedArrayBuffer, so that a search thread (search-threads.ts) reads it in place.
 
 type Typed = Int32Array | Float64Array | Uint8Array;
 
@@ -13,15 +14,15 @@ export class Grown<T extends Typed> {
   ) {}
 
   static int32(size = 16): Grown<Int32Array> {
-    return new Grown(new Int32Array(size), (n) => new Int32Array(n));
+    return new Grown(sharedInt32(size), sharedInt32);
   }
 
   static float64(size = 16): Grown<Float64Array> {
-    return new Grown(new Float64Array(size), (n) => new Float64Array(n));
+    return new Grown(new Float64Array(shared(size * 8)), (n) => new Float64Array(shared(n * 8)));
   }
 
   static uint8(size = 16): Grown<Uint8Array> {
-    return new Grown(new Uint8Array(size), (n) => new Uint8Array(n));
+    return new Grown(new Uint8Array(shared(size)), (n) => new Uint8Array(shared(n)));
   }
 
   push(value: number): void {
@@ -48,6 +49,15 @@ export class Grown<T extends Typed> {
     (next as { set(from: ArrayLike<number>): void }).set(this.items.subarray(0, Math.min(this.length, size)));
     this.items = next;
   }
+}
+
+function shared(bytes: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(bytes);
+}
+
+/** A zeroed Int32Array of `n` in shared memory. */
+export function sharedInt32(n: number): Int32Array {
+  return new Int32Array(shared(n * 4));
 }
 
 /** Product id → slot: a dense array for ids up to DENSE (generated and imported ids are small), a map above. */

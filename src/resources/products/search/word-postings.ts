@@ -1,4 +1,4 @@
-import { Grown } from './slot-arrays.js';
+import { Grown, sharedInt32 } from './slot-arrays.js';
 
 // Each word's postings (`slot × 2 + field`) for the match index, in one Int32Array: word n's
 // are base[start[n] .. start[n + 1]) (compressed rows, as a sparse matrix keeps them). A
@@ -15,8 +15,8 @@ const NONE: readonly number[] = [];
 
 export class WordPostings {
   private readonly numbers = new Map<string, number>();
-  private start = new Int32Array(1);
-  private base = new Int32Array(0);
+  private start = sharedInt32(1);
+  private base = sharedInt32(0);
   private extra = new Map<number, number[]>();
   private extraCount = 0;
   private wordBytes = 0;
@@ -72,14 +72,14 @@ export class WordPostings {
   /** The arrays made again from every posting; `remap` (slot → new slot, -1 dropped) renumbers them. */
   fold(remap?: Int32Array, building = false): void {
     const words = this.numbers.size;
-    const counts = new Int32Array(words + 1);
+    const counts = sharedInt32(words + 1);
     const keep = (v: number) => (remap ? remap[v >> 1] >= 0 : true);
     const moved = (v: number) => (remap ? remap[v >> 1] * 2 + (v & 1) : v);
     this.visitAll((n, v) => {
       if (keep(v)) counts[n + 1]++;
     });
     for (let n = 0; n < words; n++) counts[n + 1] += counts[n];
-    const base = new Int32Array(counts[words]);
+    const base = sharedInt32(counts[words]);
     const at = counts.slice(0, words);
     this.visitAll((n, v) => {
       if (keep(v)) base[at[n]++] = moved(v);
