@@ -124,7 +124,11 @@ function loadCaches(env: NodeJS.ProcessEnv): Config['caches'] {
       env.STOREFRONT_SEARCH_INDEX_BYTES,
       DEFAULT_CACHES.searchIndexBytes,
     ),
-    searchThreads: parseCountOrZero('STOREFRONT_SEARCH_THREADS', env.STOREFRONT_SEARCH_THREADS, DEFAULT_CACHES.searchThreads),
+    searchThreads: parseCountOrZero(
+      'STOREFRONT_SEARCH_THREADS',
+      env.STOREFRONT_SEARCH_THREADS,
+      DEFAULT_CACHES.searchThreads,
+    ),
     searchThreadFrom: DEFAULT_CACHES.searchThreadFrom,
     brokenRecordVersions: env.STOREFRONT_BROKEN_RECORD_VERSIONS === '1',
     brokenAnswerReuse: env.STOREFRONT_BROKEN_ANSWER_REUSE === '1',

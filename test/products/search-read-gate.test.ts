@@ -25,7 +25,10 @@ test('a change waits for the reads out, and reads arriving meanwhile wait for th
 
 test('a failed read still lets the change through, and a change with no reader runs at once', async () => {
   const gate = new ReadGate();
-  await assert.rejects(gate.read(() => Promise.reject(new Error('thread died'))), /thread died/);
+  await assert.rejects(
+    gate.read(() => Promise.reject(new Error('thread died'))),
+    /thread died/,
+  );
   let ran = false;
   await gate.change(() => (ran = true));
   assert.ok(ran);

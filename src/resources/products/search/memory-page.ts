@@ -135,7 +135,11 @@ function where(masks: Uint8Array, bits: number): Int32Array {
 }
 
 /** Per match, a bit for each filter of the request it fails; `failed`, the bits some match has. Undefined without filters. */
-function filterMasks(index: IndexColumns, m: Matches, s: ShopSearch): { masks: Uint8Array; failed: number } | undefined {
+function filterMasks(
+  index: IndexColumns,
+  m: Matches,
+  s: ShopSearch,
+): { masks: Uint8Array; failed: number } | undefined {
   const { priceMin, priceMax, inStock, inventoryType, categories } = s;
   if (priceMin === undefined && priceMax === undefined && inStock === undefined && !inventoryType && !categories)
     return undefined;
