@@ -1,7 +1,7 @@
 import type { ProductFilter } from '../list.js';
 import { type IndexColumns, LIVE, type MatchIndex, VISIBLE } from './match-index.js';
 import type { Candidates } from './relevance.js';
-import type { MatchCodes } from './vocabulary.js';
+import type { Run, WordRuns } from './word-postings.js';
 
 // The match set of a request from the match index: the live slots the list shows (visible
 // unless fetch_hidden, in `category` when given) holding a candidate of every `q` word, each
@@ -20,21 +20,6 @@ export interface Matches {
   exact: Uint8Array;
   typos: Uint8Array;
   names: Uint8Array;
-}
-
-/** One candidate word's postings (word-postings.ts `run`) and its code. */
-export interface Run {
-  base: Int32Array;
-  from: number;
-  to: number;
-  extra: ArrayLike<number>;
-  code: number;
-}
-
-/** A query word's candidates' postings, and how many they are. */
-export interface WordRuns {
-  runs: Run[];
-  count: number;
 }
 
 /**
@@ -66,21 +51,7 @@ export function matchedSlots(index: IndexColumns, words: WordRuns[] | undefined,
 
 /** Each query word's runs in the index's postings (undefined without `q`): read on the thread that keeps the index. */
 export function wordRunsOf(index: MatchIndex, candidates: Candidates | undefined): WordRuns[] | undefined {
-  return candidates?.map((c) => runsOf(index, c));
-}
-
-function runsOf(index: MatchIndex, candidates: MatchCodes): WordRuns {
-  const runs: Run[] = [];
-  let count = 0;
-  for (const [word, code] of candidates) {
-    const r = index.postings.run(word);
-    if (!r) continue;
-    const n = r.to - r.from + r.extra.length;
-    if (n === 0) continue;
-    runs.push({ ...r, code });
-    count += n;
-  }
-  return { runs, count };
+  return candidates?.map((c) => index.postings.runsOf(c));
 }
 
 /** A zeroed byte a slot, shared by the requests of this thread (each leaves it zeroed again). */

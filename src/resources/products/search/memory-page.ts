@@ -5,7 +5,8 @@ import type { OrderClause } from '../schemas.js';
 import type { FacetName, Facets } from './facets.js';
 import { ADVANCED, type IndexColumns, STOCKED } from './match-index.js';
 import { categoryCounts, priceCounts, stockCounts, typeCounts } from './memory-facets.js';
-import { type Matches, matchedSlots, type WordRuns } from './memory-matches.js';
+import { type Matches, matchedSlots } from './memory-matches.js';
+import type { WordRuns } from './word-postings.js';
 import type { SearchPage, ShopSearch } from './page.js';
 import { firstK, KeyHeap } from './top-k.js';
 

@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ProductFilter } from '../list.js';
 import type { OrderClause } from '../schemas.js';
 import type { IndexColumns } from './match-index.js';
-import type { Run, WordRuns } from './memory-matches.js';
+import type { Run, WordRuns } from './word-postings.js';
 import { memoryPage } from './memory-page.js';
 import type { SearchPage, ShopSearch } from './page.js';
 
@@ -27,6 +27,8 @@ export interface ThreadRequest {
   perpage: number;
 }
 
+const NONE = new Int32Array(0);
+
 export type ThreadReply = { id: number; page: SearchPage } | { id: number; error: string };
 
 /** Each word's runs as numbers: the postings are shared, the later ones (few) copied. */
@@ -38,12 +40,17 @@ export function packWords(words: WordRuns[]): { words: Int32Array[]; extras: Int
   let at = 0;
   const packed = words.map(({ runs }) => {
     const out = new Int32Array(runs.length * 5);
-    runs.forEach((r, i) => {
+    for (let i = 0, o = 0; i < runs.length; i++) {
+      const r = runs[i];
       postings ??= r.base;
       if (r.base !== postings) throw new Error('runs of two postings arrays');
-      out.set([r.from, r.to, r.code, at, at + r.extra.length], i * 5);
+      out[o++] = r.from;
+      out[o++] = r.to;
+      out[o++] = r.code;
+      out[o++] = at;
       for (let j = 0; j < r.extra.length; j++) extras[at++] = r.extra[j];
-    });
+      out[o++] = at;
+    }
     return out;
   });
   return { words: packed, extras, postings: postings ?? new Int32Array(0) };
@@ -54,8 +61,11 @@ export function unpackWords(words: Int32Array[], postings: Int32Array, extras: I
     const runs: Run[] = [];
     let count = 0;
     for (let i = 0; i < packed.length; i += 5) {
-      const [from, to, code, x0, x1] = packed.subarray(i, i + 5);
-      runs.push({ base: postings, from, to, code, extra: extras.subarray(x0, x1) });
+      const from = packed[i];
+      const to = packed[i + 1];
+      const x0 = packed[i + 3];
+      const x1 = packed[i + 4];
+      runs.push({ base: postings, from, to, code: packed[i + 2], extra: x0 === x1 ? NONE : extras.subarray(x0, x1) });
       count += to - from + x1 - x0;
     }
     return { runs, count };

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ProductFilter } from '../list.js';
 import type { OrderClause } from '../schemas.js';
 import type { MatchIndex } from './match-index.js';
-import type { WordRuns } from './memory-matches.js';
+import type { WordRuns } from './word-postings.js';
 import type { SearchPage, ShopSearch } from './page.js';
 import { packWords, THREAD_ROLE, type ThreadReply, type ThreadRequest } from './search-thread.js';
 
@@ -62,6 +62,10 @@ class SearchThread {
   }
 }
 
+function sharedOrEmpty(a: Int32Array): boolean {
+  return a.length === 0 || a.buffer instanceof SharedArrayBuffer;
+}
+
 export class SearchThreads {
   private readonly threads: SearchThread[] = [];
 
@@ -80,19 +84,25 @@ export class SearchThreads {
     const packed = words ? packWords(words) : undefined;
     const { candidates: _candidates, ...shopAlone } = shop;
     const { shop: _shop, ...filterAlone } = filter;
+    const columns = {
+      size: index.size,
+      ids: { items: index.ids.items },
+      price: { items: index.price.items },
+      created: { items: index.created.items },
+      custom: { items: index.custom.items },
+      flags: { items: index.flags.items },
+      catStart: { items: index.catStart.items },
+      catLinks: { items: index.catLinks.items },
+      tree: index.tree,
+    };
+    const postings = packed?.postings ?? new Int32Array(0);
+    // A plain buffer would be copied into the thread at every request: never sent (an index not trimmed yet).
+    const arrays = [columns.ids, columns.price, columns.created, columns.custom, columns.flags, columns.catStart];
+    if (!arrays.every((a) => a.items.buffer instanceof SharedArrayBuffer) || !sharedOrEmpty(postings))
+      return Promise.reject(new SearchThreadError('the index is not in shared memory'));
     return this.thread().ask({
-      columns: {
-        size: index.size,
-        ids: { items: index.ids.items },
-        price: { items: index.price.items },
-        created: { items: index.created.items },
-        custom: { items: index.custom.items },
-        flags: { items: index.flags.items },
-        catStart: { items: index.catStart.items },
-        catLinks: { items: index.catLinks.items },
-        tree: index.tree,
-      },
-      postings: packed?.postings ?? new Int32Array(0),
+      columns,
+      postings,
       words: packed?.words,
       extras: packed?.extras ?? new Int32Array(0),
       filter: filterAlone,

@@ -1,28 +1,38 @@
 // Growable typed arrays for the match index (match-index.ts): one column a slot, appended to
 // as products are added, read by slot. A typed array holds a number in 4 or 8 bytes where a JS
-// array of objects would take tens, which is what keeps a million products near 100 MiB. Each
-// lies in a SharedArrayBuffer, so that a search thread (search-threads.ts) reads it in place.
+// array of objects would take tens, which is what keeps a million products near 100 MiB.
+// After a build (trim) each lies in a SharedArrayBuffer, so that a search thread
+// (search-threads.ts) reads it in place; while building, the doubling uses plain buffers,
+// whose garbage the collector counts (an outgrown SharedArrayBuffer's it does not: at 1M the
+// build left hundreds of MiB of them until a full collection).
 
 type Typed = Int32Array | Float64Array | Uint8Array;
+type Make<T> = (size: number, shared: boolean) => T;
 
 export class Grown<T extends Typed> {
   length = 0;
+  /** whether its buffer is shared (from the first trim on) */
+  private shared = false;
 
   constructor(
     public items: T,
-    private readonly make: (size: number) => T,
+    private readonly make: Make<T>,
   ) {}
 
   static int32(size = 16): Grown<Int32Array> {
-    return new Grown(sharedInt32(size), sharedInt32);
+    return new Grown(new Int32Array(size), int32Of);
   }
 
   static float64(size = 16): Grown<Float64Array> {
-    return new Grown(new Float64Array(shared(size * 8)), (n) => new Float64Array(shared(n * 8)));
+    return new Grown(new Float64Array(size), (n, s) =>
+      s ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n),
+    );
   }
 
   static uint8(size = 16): Grown<Uint8Array> {
-    return new Grown(new Uint8Array(shared(size)), (n) => new Uint8Array(shared(n)));
+    return new Grown(new Uint8Array(size), (n, s) =>
+      s ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n),
+    );
   }
 
   push(value: number): void {
@@ -30,9 +40,11 @@ export class Grown<T extends Typed> {
     this.items[this.length++] = value;
   }
 
-  /** Gives back the spare room of the doubling (after a build). */
+  /** Gives back the spare room of the doubling (after a build), and shares the buffer from then on. */
   trim(): void {
-    if (this.items.length > this.length) this.resize(this.length);
+    const wasShared = this.shared;
+    this.shared = true;
+    if (this.items.length > this.length || !wasShared) this.resize(this.length);
   }
 
   /** Keeps the first `n` items. */
@@ -45,19 +57,15 @@ export class Grown<T extends Typed> {
   }
 
   private resize(size: number): void {
-    const next = this.make(size);
+    const next = this.make(size, this.shared);
     (next as { set(from: ArrayLike<number>): void }).set(this.items.subarray(0, Math.min(this.length, size)));
     this.items = next;
   }
 }
 
-function shared(bytes: number): SharedArrayBuffer {
-  return new SharedArrayBuffer(bytes);
-}
-
-/** A zeroed Int32Array of `n` in shared memory. */
-export function sharedInt32(n: number): Int32Array {
-  return new Int32Array(shared(n * 4));
+/** A zeroed Int32Array of `n`, in shared memory when `shared`. */
+export function int32Of(n: number, shared: boolean): Int32Array {
+  return shared ? new Int32Array(new SharedArrayBuffer(n * 4)) : new Int32Array(n);
 }
 
 /** Product id → slot: a dense array for ids up to DENSE (generated and imported ids are small), a map above. */

@@ -17,6 +17,8 @@ export type { MatchCodes } from './vocabulary-walk.js';
 // its cost follows its size), which is merged into the large one once it passes a 64th of it
 // (a merge copies the whole text). A first load of the vocabulary is thus sorted once.
 
+/** A last word of at most this many characters has its matches kept (the words under a letter or two are thousands). */
+const SHORT_PREFIX = 2;
 /** The second list is merged into the first once it holds more than this and a 64th of the first. */
 const MIN_MERGE = 4096;
 
@@ -24,6 +26,8 @@ export class Vocabulary {
   private main = SortedWords.EMPTY;
   private side = SortedWords.EMPTY;
   private waiting: string[] = [];
+  /** the matches of short prefixes (a letter's are tens of thousands of words), until a word is added */
+  private shortPrefixes = new Map<string, MatchCodes>();
 
   /** `minMerge` other than the default is for tests: a small one makes every path run on few words. */
   constructor(private readonly minMerge = MIN_MERGE) {}
@@ -38,14 +42,18 @@ export class Vocabulary {
     this.waiting.push(word);
   }
 
-  /** The vocabulary's words `query` matches, with their codes. */
+  /** The vocabulary's words `query` matches, with their codes (not to be changed: short prefixes' are kept). */
   match(query: string, prefix: boolean): MatchCodes {
     this.fold();
+    const short = prefix && query.length <= SHORT_PREFIX;
+    const kept = short ? this.shortPrefixes.get(query) : undefined;
+    if (kept) return kept;
     const q = Int32Array.from(query, (c) => c.codePointAt(0)!);
     const out: MatchCodes = new Map();
     const walk = { q, k: typosAllowed(q.length), prefix };
     walkMatches(this.main, walk, out);
     walkMatches(this.side, walk, out);
+    if (short) this.shortPrefixes.set(query, out);
     return out;
   }
 
@@ -59,6 +67,7 @@ export class Vocabulary {
       const w = sorted[t];
       if (w !== sorted[t - 1] && !this.main.has(w) && !this.side.has(w)) fresh.push(w);
     }
+    if (fresh.length > 0) this.shortPrefixes.clear();
     const side = merged(this.side, fresh);
     if (side.count > Math.max(this.minMerge, this.main.count / 64)) {
       this.main = this.main.count === 0 ? side : merged(this.main, wordsOf(side));
