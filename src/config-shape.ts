@@ -164,8 +164,8 @@ export const DEFAULT_CACHES: CacheConfig = Object.freeze({
   records: true,
   recordBytes: 64 * 1024 * 1024,
   searchIndexBytes: 256 * 1024 * 1024,
-  // One thread a core beside the event loop's, at most four (a 2-core machine: one).
-  searchThreads: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  // A thread a core, at most four: the event loop mostly waits on them (docs/PERFORMANCE.md, "Search threads").
+  searchThreads: Math.min(4, availableParallelism()),
   searchThreadFrom: 20_000,
   brokenRecordVersions: false,
   brokenAnswerReuse: false,
