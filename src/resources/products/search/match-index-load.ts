@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { inRestoreGap } from '../../../changes/restore-gaps.js';
 import type { Reads } from '../../../db/reads.js';
 import type { Database } from '../../../db/schema.js';
+import { ALL_PRODUCTS } from '../counts.js';
 import { categoryTree, type CategoryTree } from '../filters.js';
 import { type IndexedProduct, MatchIndex } from './match-index.js';
 
@@ -49,7 +50,13 @@ export async function buildIndex(
     .where('id', '=', projectId)
     .executeTakeFirst();
   if (!start || start.incarnation !== incarnation) return undefined;
-  const index = new MatchIndex(incarnation);
+  const counted = await db
+    .selectFrom('product_counts')
+    .select('total')
+    .where('project_id', '=', projectId)
+    .where('category_id', '=', ALL_PRODUCTS)
+    .executeTakeFirst();
+  const index = new MatchIndex(incarnation, Number(counted?.total ?? 0));
   for (let after = -Infinity; ;) {
     let q = db.selectFrom('products').select(COLUMNS).where('project_id', '=', projectId);
     if (after !== -Infinity) q = q.where('id', '>', after);

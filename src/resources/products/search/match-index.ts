@@ -49,13 +49,13 @@ export interface IndexedProduct {
 }
 
 export class MatchIndex implements IndexColumns {
-  readonly ids = Grown.float64();
-  readonly price = Grown.float64();
-  readonly created = Grown.float64();
-  readonly custom = Grown.float64();
-  readonly flags = Grown.uint8();
+  readonly ids: Grown<Float64Array>;
+  readonly price: Grown<Float64Array>;
+  readonly created: Grown<Float64Array>;
+  readonly custom: Grown<Float64Array>;
+  readonly flags: Grown<Uint8Array>;
   /** the slot's category links are catLinks[catStart[slot] .. catStart[slot + 1]) */
-  readonly catStart = Grown.int32();
+  readonly catStart: Grown<Int32Array>;
   readonly catLinks = Grown.int32();
   readonly postings = new WordPostings();
   readonly slotOf = new IdSlots();
@@ -66,7 +66,19 @@ export class MatchIndex implements IndexColumns {
   readonly gate = new ReadGate();
   private dead = 0;
 
-  constructor(readonly incarnation: string) {
+  /** `expected`: the products a build expects, its columns made in shared memory at that size at once */
+  constructor(
+    readonly incarnation: string,
+    expected = 0,
+  ) {
+    const size = expected > 0 ? expected + (expected >> 6) + 16 : 16;
+    const shared = expected > 0;
+    this.ids = Grown.float64(size, shared);
+    this.price = Grown.float64(size, shared);
+    this.created = Grown.float64(size, shared);
+    this.custom = Grown.float64(size, shared);
+    this.flags = Grown.uint8(size, shared);
+    this.catStart = Grown.int32(size + 1, shared);
     this.catStart.push(0);
   }
 

@@ -11,28 +11,26 @@ type Make<T> = (size: number, shared: boolean) => T;
 
 export class Grown<T extends Typed> {
   length = 0;
-  /** whether its buffer is shared (from the first trim on) */
-  private shared = false;
 
+  /** `shared`: its buffer shared from the start (a build that knows its size: no outgrown buffer left behind) */
   constructor(
     public items: T,
     private readonly make: Make<T>,
+    private shared = false,
   ) {}
 
-  static int32(size = 16): Grown<Int32Array> {
-    return new Grown(new Int32Array(size), int32Of);
+  static int32(size = 16, shared = false): Grown<Int32Array> {
+    return new Grown(int32Of(size, shared), int32Of, shared);
   }
 
-  static float64(size = 16): Grown<Float64Array> {
-    return new Grown(new Float64Array(size), (n, s) =>
-      s ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n),
-    );
+  static float64(size = 16, shared = false): Grown<Float64Array> {
+    const make = (n: number, s: boolean) => (s ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n));
+    return new Grown(make(size, shared), make, shared);
   }
 
-  static uint8(size = 16): Grown<Uint8Array> {
-    return new Grown(new Uint8Array(size), (n, s) =>
-      s ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n),
-    );
+  static uint8(size = 16, shared = false): Grown<Uint8Array> {
+    const make = (n: number, s: boolean) => (s ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n));
+    return new Grown(make(size, shared), make, shared);
   }
 
   push(value: number): void {
@@ -40,11 +38,12 @@ export class Grown<T extends Typed> {
     this.items[this.length++] = value;
   }
 
-  /** Gives back the spare room of the doubling (after a build), and shares the buffer from then on. */
+  /** Shares the buffer from now on, and gives back the spare room of the doubling (after a build; a little is kept). */
   trim(): void {
-    const wasShared = this.shared;
-    this.shared = true;
-    if (this.items.length > this.length || !wasShared) this.resize(this.length);
+    if (!this.shared) {
+      this.shared = true;
+      this.resize(this.length);
+    } else if (this.items.length - this.length > this.length / 16 + 16) this.resize(this.length);
   }
 
   /** Keeps the first `n` items. */
