@@ -20,6 +20,7 @@ test('cache settings come from the environment, checked at start-up and frozen',
     STOREFRONT_RECORD_CACHE: 'off',
     STOREFRONT_RECORD_CACHE_BYTES: '2048',
     STOREFRONT_SEARCH_INDEX_BYTES: '0',
+    STOREFRONT_SEARCH_THREADS: '3',
   });
   assert.deepEqual(config.caches, {
     answers: false,
@@ -29,6 +30,8 @@ test('cache settings come from the environment, checked at start-up and frozen',
     records: false,
     recordBytes: 2048,
     searchIndexBytes: 0,
+    searchThreads: 3,
+    searchThreadFrom: 20_000,
     brokenRecordVersions: false,
     brokenAnswerReuse: false,
   });
@@ -39,6 +42,7 @@ test('cache settings come from the environment, checked at start-up and frozen',
     { STOREFRONT_COUNT_CACHE_ENTRIES: '0' },
     { STOREFRONT_RECORD_CACHE_BYTES: 'lots' },
     { STOREFRONT_SEARCH_INDEX_BYTES: '-1' },
+    { STOREFRONT_SEARCH_THREADS: 'many' },
   ]) {
     assert.throws(() => loadConfig(env), ConfigError, JSON.stringify(env));
   }
