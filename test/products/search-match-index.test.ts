@@ -187,3 +187,42 @@ test('a word is probed only when its binary searches are far fewer than its post
   assert.equal(worthProbing(198_123, 1_225, 3_500_000), false);
   assert.equal(worthProbing(50_000, 1, 60_000), false);
 });
+
+test("a short prefix's kept candidates and runs see the postings added after them", () => {
+  const index = new MatchIndex('life');
+  const p = (id: number, name: string): IndexedProduct => ({
+    id,
+    price: 100,
+    inventory_type: 'simple',
+    in_stock: 1,
+    stock_quantity: 0,
+    show_in_store: 1,
+    created_at: 1000 + id,
+    custom_sort: 0,
+    search_text: `${name}\u001f`,
+    categories: [],
+  });
+  index.add(p(1, 'lamp'));
+  index.add(p(2, 'ladder'));
+  index.trim();
+  const vocabulary = new Vocabulary();
+  for (const w of ['lamp', 'ladder', 'table']) vocabulary.add(w);
+  const page = () => {
+    const shop: ShopSearch = { words: ['la'], candidates: [vocabulary.match('la', true)], relevance: true };
+    return memoryPage(
+      index,
+      wordRunsOf(index, shop.candidates),
+      { projectId: 'p', includeHidden: false },
+      shop,
+      [],
+      0,
+      10,
+    );
+  };
+  assert.deepEqual(page().ids, [2, 1]);
+  // The same candidates (no word is new to the vocabulary), a new product holding one of them.
+  index.put(3, p(3, 'lamp'));
+  assert.deepEqual(page().ids, [3, 2, 1]);
+  index.put(2, undefined);
+  assert.deepEqual(page().ids, [3, 1]);
+});

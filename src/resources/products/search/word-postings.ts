@@ -41,6 +41,8 @@ export class WordPostings {
   private pendingValues: Grown<Int32Array> | null = Grown.int32(1024);
   /** the runs of the candidates asked before (a short prefix's are tens of thousands), until a posting is added or folded */
   private asked = new WeakMap<MatchCodes, WordRuns>();
+  /** whether `asked` holds anything (a catch-up's postings then forget it once, not once a posting) */
+  private askedSince = false;
 
   get words(): number {
     return this.numbers.size;
@@ -59,7 +61,7 @@ export class WordPostings {
       if (this.pendingWords.length >= BUILD_FOLD) this.fold(undefined, true);
       return;
     }
-    this.asked = new WeakMap();
+    if (this.askedSince) this.forgetAsked();
     let list = this.extra.get(n);
     if (!list) this.extra.set(n, (list = []));
     list.push(value);
@@ -90,7 +92,13 @@ export class WordPostings {
     }
     const found = { runs, count };
     this.asked.set(candidates, found);
+    this.askedSince = true;
     return found;
+  }
+
+  private forgetAsked(): void {
+    this.asked = new WeakMap();
+    this.askedSince = false;
   }
 
   /** Folds the waiting postings into the arrays once they are many, and always at the end of a build. */
@@ -115,7 +123,7 @@ export class WordPostings {
     });
     this.start = counts;
     this.base = base;
-    this.asked = new WeakMap();
+    this.forgetAsked();
     this.extra = new Map();
     this.extraCount = 0;
     this.pendingWords = building ? Grown.int32(1024) : null;
