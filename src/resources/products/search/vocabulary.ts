@@ -19,6 +19,8 @@ export type { MatchCodes } from './vocabulary-walk.js';
 
 /** A last word of at most this many characters has its matches kept (the words under a letter or two are thousands). */
 const SHORT_PREFIX = 2;
+/** Short prefixes' matches kept at most (the letters and their common pairs). */
+const KEPT_PREFIXES = 1024;
 /** The second list is merged into the first once it holds more than this and a 64th of the first. */
 const MIN_MERGE = 4096;
 
@@ -53,7 +55,12 @@ export class Vocabulary {
     const walk = { q, k: typosAllowed(q.length), prefix };
     walkMatches(this.main, walk, out);
     walkMatches(this.side, walk, out);
-    if (short) this.shortPrefixes.set(query, out);
+    // Kept only when many (a letter's are thousands), and at most KEPT_PREFIXES of them: two
+    // characters of any script are many more strings than a shop's vocabulary starts with.
+    if (short && out.size >= 256) {
+      if (this.shortPrefixes.size >= KEPT_PREFIXES) this.shortPrefixes.clear();
+      this.shortPrefixes.set(query, out);
+    }
     return out;
   }
 
