@@ -43,6 +43,22 @@ const request = fc.record({
   hidden: fc.boolean(),
 });
 
+/** A visible, stocked product at 1.00 in no category. */
+function plain(id: number, name: string, description: string, created: number): IndexedProduct {
+  return {
+    id,
+    price: 100,
+    inventory_type: 'simple',
+    in_stock: 1,
+    stock_quantity: 0,
+    show_in_store: 1,
+    created_at: created,
+    custom_sort: 0,
+    search_text: `${name}\u001f${description}`,
+    categories: [],
+  };
+}
+
 /** The list request `r` stands for. */
 function asked(r: typeof request extends fc.Arbitrary<infer R> ? R : never) {
   const words = r.q && queryWords(r.q.join(' '));
@@ -134,18 +150,7 @@ test('an index changed thousands of times, compacted, answers as one built from 
 
 test('a rare word beside a common one is probed in its postings, base and later ones alike, as reading them finds', () => {
   const index = new MatchIndex('life');
-  const p = (id: number, name: string, description: string): IndexedProduct => ({
-    id,
-    price: 100,
-    inventory_type: 'simple',
-    in_stock: 1,
-    stock_quantity: 0,
-    show_in_store: 1,
-    created_at: 1000,
-    custom_sort: 0,
-    search_text: `${name}\u001f${description}`,
-    categories: [],
-  });
+  const p = (id: number, name: string, description: string) => plain(id, name, description, 1000);
   // 400 products hold "common" in the name; "rare" is in one name and one description of the
   // built arrays, and in one description added after the build (a later posting).
   for (let id = 1; id <= 400; id++) index.add(p(id, 'common lamp', id === 7 ? 'rare' : 'plain'));
@@ -190,23 +195,14 @@ test('a word is probed only when its binary searches are far fewer than its post
 
 test("a short prefix's kept candidates and runs see the postings added after them", () => {
   const index = new MatchIndex('life');
-  const p = (id: number, name: string): IndexedProduct => ({
-    id,
-    price: 100,
-    inventory_type: 'simple',
-    in_stock: 1,
-    stock_quantity: 0,
-    show_in_store: 1,
-    created_at: 1000 + id,
-    custom_sort: 0,
-    search_text: `${name}\u001f`,
-    categories: [],
-  });
+  const p = (id: number, name: string) => plain(id, name, '', 1000 + id);
   index.add(p(1, 'lamp'));
   index.add(p(2, 'ladder'));
   index.trim();
   const vocabulary = new Vocabulary();
-  for (const w of ['lamp', 'ladder', 'table']) vocabulary.add(w);
+  // Enough words under `la` for the vocabulary to keep its candidates (vocabulary.ts), and the postings their runs.
+  for (const w of ['lamp', 'ladder', 'table', ...Array.from({ length: 300 }, (_, i) => `la${i}x`)]) vocabulary.add(w);
+  assert.equal(vocabulary.match('la', true), vocabulary.match('la', true));
   const page = () => {
     const shop: ShopSearch = { words: ['la'], candidates: [vocabulary.match('la', true)], relevance: true };
     return memoryPage(
